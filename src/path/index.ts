@@ -1,0 +1,37 @@
+/**
+ * Kubernetes field paths as the API server prints them:
+ * `spec.template.spec.containers[0].env[2].valueFrom`, map keys in brackets
+ * (`metadata.labels[app.kubernetes.io/name]`). A path is a list of segments;
+ * `formatPath` renders it. Imports nothing.
+ */
+
+/** A property name (string) or a list index (number); `{ key }` is a map key. */
+export type PathSegment = string | number | { key: string };
+export type FieldPath = readonly PathSegment[];
+
+export function child(path: FieldPath, ...segments: PathSegment[]): FieldPath {
+  return [...path, ...segments];
+}
+
+/** `field.Path.String()` of apimachinery: dots between names, brackets for indexes and keys. */
+export function formatPath(path: FieldPath): string {
+  let out = "";
+  for (const seg of path) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else if (typeof seg === "string") out += out === "" ? seg : `.${seg}`;
+    else out += `[${seg.key}]`;
+  }
+  return out;
+}
+
+/** RFC 6901 JSON Pointer of a path (map keys are plain tokens there). */
+export function toJsonPointer(path: FieldPath): string {
+  return path
+    .map(
+      (seg) =>
+        `/${String(typeof seg === "object" ? seg.key : seg)
+          .replaceAll("~", "~0")
+          .replaceAll("/", "~1")}`,
+    )
+    .join("");
+}
