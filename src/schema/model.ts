@@ -73,3 +73,9 @@ export function memberKindOf(node: SchemaNode | undefined): MemberKind {
 export function defaultMemberValue(field: string): string {
   return field.charAt(0).toUpperCase() + field.slice(1);
 }
+
+/** A property's schema, own properties only (a schema may name a field `__proto__`). */
+export function propertyOf(node: SchemaNode | undefined, name: string): SchemaNode | undefined {
+  const props = node?.properties;
+  return props && Object.hasOwn(props, name) ? props[name] : undefined;
+}

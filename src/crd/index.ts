@@ -1,0 +1,105 @@
+/**
+ * A CustomResourceDefinition → its group, kind and versions, each version's
+ * schema as a `SchemaNode` with unions attached. Declaration errors point into
+ * the CRD document (`spec.versions[0].schema.openAPIV3Schema.properties…`).
+ * Imports schema, value, path, findings.
+ */
+import type { Finding } from "../findings/index.js";
+import type { FieldPath, PathSegment } from "../path/index.js";
+import { fromOpenAPI, type SchemaNode } from "../schema/index.js";
+import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+
+export interface CrdVersion {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  schema: SchemaNode | undefined;
+}
+
+export interface Crd {
+  name: string;
+  group: string;
+  kind: string;
+  versions: CrdVersion[];
+}
+
+export function isCrd(value: JsonValue): value is JsonObject {
+  return (
+    isObject(value) &&
+    getKey(value, "kind") === "CustomResourceDefinition" &&
+    typeof getKey(value, "apiVersion") === "string" &&
+    String(getKey(value, "apiVersion")).startsWith("apiextensions.k8s.io/")
+  );
+}
+
+const str = (v: JsonValue | undefined) => (typeof v === "string" ? v : "");
+
+/** Reads a CRD (apiextensions.k8s.io/v1, or v1beta1's single top-level schema). */
+export function readCrd(doc: JsonObject): { crd: Crd; findings: Finding[] } {
+  const spec = getKey(doc, "spec");
+  const meta = getKey(doc, "metadata");
+  const s = isObject(spec) ? spec : {};
+  const names = getKey(s, "names");
+  const crd: Crd = {
+    name: isObject(meta) ? str(getKey(meta, "name")) : "",
+    group: str(getKey(s, "group")),
+    kind: isObject(names) ? str(getKey(names, "kind")) : "",
+    versions: [],
+  };
+  const findings: Finding[] = [];
+  const read = (raw: JsonValue | undefined, at: FieldPath): SchemaNode | undefined => {
+    if (!isObject(raw)) return undefined;
+    const { root, findings: found } = fromOpenAPI(raw);
+    // fromOpenAPI speaks in data paths; users need the place in the CRD file.
+    findings.push(...found.map((f) => ({ ...f, path: [...at, ...schemaPathOf(raw, f.path)] })));
+    return root;
+  };
+  const versions = getKey(s, "versions");
+  const shared = getKey(s, "validation");
+  const sharedSchema = isObject(shared) ? read(getKey(shared, "openAPIV3Schema"), ["spec", "validation", "openAPIV3Schema"]) : undefined;
+  if (Array.isArray(versions)) {
+    versions.forEach((v, i) => {
+      if (!isObject(v)) return;
+      const schema = getKey(v, "schema");
+      crd.versions.push({
+        name: str(getKey(v, "name")),
+        served: getKey(v, "served") !== false,
+        storage: getKey(v, "storage") === true,
+        schema: isObject(schema)
+          ? read(getKey(schema, "openAPIV3Schema"), ["spec", "versions", i, "schema", "openAPIV3Schema"])
+          : sharedSchema,
+      });
+    });
+  } else if (typeof getKey(s, "version") === "string") {
+    crd.versions.push({ name: str(getKey(s, "version")), served: true, storage: true, schema: sharedSchema });
+  }
+  return { crd, findings };
+}
+
+/** The schema path (`properties.spec.items.properties.x`) of a data path (`spec.x`). */
+export function schemaPathOf(schema: JsonObject, dataPath: FieldPath): PathSegment[] {
+  const out: PathSegment[] = [];
+  let node: JsonValue | undefined = schema;
+  for (const seg of dataPath) {
+    const name = typeof seg === "object" ? seg.key : seg;
+    // Lists and maps sit between a property and the next name in a data path.
+    for (let hops = 0; isObject(node) && hops < 64; hops++) {
+      const props = getKey(node, "properties");
+      if (isObject(props) && typeof name === "string" && Object.hasOwn(props, name)) break;
+      const items = getKey(node, "items");
+      const values = getKey(node, "additionalProperties");
+      if (isObject(items)) {
+        out.push("items");
+        node = items;
+      } else if (isObject(values)) {
+        out.push("additionalProperties");
+        node = values;
+      } else break;
+    }
+    const props = isObject(node) ? getKey(node, "properties") : undefined;
+    if (!isObject(props) || typeof name !== "string" || !Object.hasOwn(props, name)) break;
+    out.push("properties", name);
+    node = getKey(props, name);
+  }
+  return out;
+}

@@ -1,0 +1,116 @@
+import { type Finding, finding, invalid, notSupported, required } from "../findings/index.js";
+import { child, type FieldPath, formatPath } from "../path/index.js";
+import type { SchemaNode, Union } from "../schema/index.js";
+import { deepEqual, getKey, type JsonObject, type JsonValue } from "../value/index.js";
+import { allowedValues, discriminatorOf, isSet, selectedMember, setMembers } from "./members.js";
+import { planFor } from "./plan.js";
+import { walkUnions } from "./walk.js";
+import { wordings } from "./wording.js";
+
+export interface ValidateUnionsInput {
+  object: JsonValue;
+  /** The stored object on update; enables ratcheting and the KEP's update rule. */
+  oldObject?: JsonValue;
+  schema: SchemaNode | undefined;
+}
+
+export interface ValidateUnionsOptions {
+  /** Skip a union whose members' set-ness and discriminator did not change (default true, as the API server). */
+  ratcheting?: boolean;
+}
+
+const rule = { rule: "union" } as const;
+const quoteFields = (fields: readonly string[]) => fields.map((f) => `\`${f}\``).join(", ");
+
+/**
+ * Union validation (unions.md §4) in apimachinery's words
+ * (`k8s.io/apimachinery/pkg/api/validate`: Union, DiscriminatedUnion,
+ * ZeroOrOneOfUnion), or the API server's own hand-written messages for the
+ * built-in unions that have them (`wording.ts`).
+ */
+export function validateUnions(input: ValidateUnionsInput, options: ValidateUnionsOptions = {}): Finding[] {
+  const plan = input.schema ? planFor(input.schema) : null;
+  if (!plan) return [];
+  const ratcheting = options.ratcheting ?? true;
+  const findings: Finding[] = [];
+  walkUnions(plan, input.object, [input.oldObject], (node, [old], p, path) => {
+    for (const union of p.unions) {
+      if (ratcheting && old && unchanged(union, node, old)) continue;
+      findings.push(...validateUnion(union, node, old, path));
+    }
+  });
+  return findings;
+}
+
+function validateUnion(union: Union, node: JsonObject, old: JsonObject | undefined, path: FieldPath): Finding[] {
+  const own = union.wording !== undefined ? wordings[union.wording] : undefined;
+  if (own) {
+    return own({ union, path, node, isSet: (m) => isSet(node, m), discriminatorValue: discriminatorOf(node, union) });
+  }
+  return union.discriminator === undefined
+    ? validateUndiscriminated(union, node, path)
+    : validateDiscriminated(union, union.discriminator, node, old, path);
+}
+
+function validateUndiscriminated(union: Union, node: JsonObject, path: FieldPath): Finding[] {
+  const names = quoteFields(union.members.map((m) => m.field));
+  const set = setMembers(node, union).map((m) => m.field);
+  if (set.length > 1) {
+    const how = union.exactlyOne ? "exactly one" : "at most one";
+    return [invalid(path, `{${set.join(", ")}}`, `must specify ${how} of: ${names}`, rule)];
+  }
+  if (set.length === 0 && union.exactlyOne) return [invalid(path, "", `must specify one of: ${names}`, rule)];
+  return [];
+}
+
+function validateDiscriminated(
+  union: Union,
+  name: string,
+  node: JsonObject,
+  old: JsonObject | undefined,
+  path: FieldPath,
+): Finding[] {
+  const out: Finding[] = [];
+  const at = child(path, name);
+  const raw = getKey(node, name);
+  const d = discriminatorOf(node, union);
+  if (raw !== undefined && raw !== null && typeof raw !== "string") {
+    // Schema validation reports this too; for unions the discriminator is then unset.
+    const detail = `${formatPath(at)} in body must be of type string: "${jsonType(raw)}"`;
+    out.push(finding({ type: "FieldValueTypeInvalid", path: at, badValue: raw, detail, ...rule }));
+  } else if (d === undefined && union.exactlyOne) {
+    out.push(required(at, "", rule));
+  } else if (d !== undefined && !allowedValues(union).includes(d)) {
+    out.push(notSupported(at, d, allowedValues(union), rule));
+  }
+  for (const m of union.members) {
+    const selected = d === m.value;
+    const present = isSet(node, m);
+    if (!selected && present) {
+      out.push(invalid(child(path, m.field), "", `may only be specified when \`${name}\` is "${m.value}"`, rule));
+    } else if (selected && !present && !m.optional) {
+      out.push(invalid(child(path, m.field), "", `must be specified when \`${name}\` is "${d}"`, rule));
+    }
+  }
+  // KEP-1027 (latest): a client that switched members but kept the discriminator
+  // is told what to fix, on top of apimachinery's two member errors.
+  const chosen = selectedMember(union, d);
+  if (old && chosen && d === discriminatorOf(old, union) && isSet(old, chosen) && !isSet(node, chosen)) {
+    const added = setMembers(node, union).filter((m) => !isSet(old, m));
+    if (added.length === 1) out.push(invalid(at, d, "must be changed when a different member is set", rule));
+  }
+  return out;
+}
+
+/** Ratcheting: neither any member's set-ness nor the discriminator changed. */
+function unchanged(union: Union, node: JsonObject, old: JsonObject): boolean {
+  if (union.members.some((m) => isSet(node, m) !== isSet(old, m))) return false;
+  if (union.discriminator === undefined) return true;
+  return deepEqual(getKey(node, union.discriminator), getKey(old, union.discriminator));
+}
+
+function jsonType(v: JsonValue): string {
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
+  return typeof v;
+}
