@@ -4,4 +4,10 @@
  * and unions recognised in CRD schemas (CEL, discriminator pairs, oneOf).
  * All produce `SchemaNode` trees with `Union`s attached. Imports value, path, findings.
  */
+
+export * from "./attach-go.js";
+export * from "./check.js";
+export * from "./gotypes.js";
 export * from "./model.js";
+export * from "./openapi.js";
+export * from "./smd.js";
