@@ -2,13 +2,14 @@
  * kunion's public API: everything the CLI, the GitHub Action and the HTTP
  * functions use, exported by name. Runtime-neutral: no Node APIs, no eval.
  */
+
+export * from "./builtins/index.js";
+export * from "./check/index.js";
+export * from "./crd/index.js";
 export * from "./findings/index.js";
 export * from "./path/index.js";
+export * from "./report/index.js";
 export * from "./schema/index.js";
 export * from "./source/index.js";
 export * from "./unions/index.js";
 export * from "./value/index.js";
-export * from "./builtins/index.js";
-export * from "./check/index.js";
-export * from "./crd/index.js";
-export * from "./report/index.js";

@@ -24,7 +24,10 @@ export function isSchemaDocument(value: JsonValue): boolean {
   return isCrd(value) || (isObject(value) && Array.isArray(getKey(value, "types")) && !getKey(value, "kind"));
 }
 
-export function buildCatalog(documents: readonly SourceDocument[], goSources: readonly GoSource[] = []): {
+export function buildCatalog(
+  documents: readonly SourceDocument[],
+  goSources: readonly GoSource[] = [],
+): {
   catalog: Catalog;
   findings: Finding[];
 } {

@@ -15,3 +15,4 @@ export {
   type ValidateObjectsOptions,
   validateObjects,
 } from "./objects.js";
+export { loadWorkspace, type TextFile, type Workspace, type WorkspaceInput } from "./workspace.js";

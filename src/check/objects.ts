@@ -21,14 +21,20 @@ export function objectsOf(documents: readonly SourceDocument[]): { objects: Sour
   for (const doc of documents) {
     if (isSchemaDocument(doc.value)) continue;
     if (!isObject(doc.value)) {
-      const f = finding({ type: "ParseError", path: [], detail: "a Kubernetes object must be a mapping", rule: "object" });
+      const f = finding({
+        type: "ParseError",
+        path: [],
+        detail: "a Kubernetes object must be a mapping",
+        rule: "object",
+      });
       findings.push(at(doc, f));
       continue;
     }
     const apiVersion = getKey(doc.value, "apiVersion");
     const kind = getKey(doc.value, "kind");
     // kubectl refuses these before anything else: "apiVersion not set, kind not set".
-    if (typeof apiVersion !== "string" || apiVersion === "") findings.push(at(doc, required(["apiVersion"], "", { rule: "object" })));
+    if (typeof apiVersion !== "string" || apiVersion === "")
+      findings.push(at(doc, required(["apiVersion"], "", { rule: "object" })));
     if (typeof kind !== "string" || kind === "") findings.push(at(doc, required(["kind"], "", { rule: "object" })));
     if (typeof apiVersion !== "string" || typeof kind !== "string" || !apiVersion || !kind) continue;
     objects.push({ doc, object: doc.value, apiVersion, kind, identity: identityOf(doc.value, apiVersion, kind) });
@@ -70,13 +76,19 @@ export function validateObjects(
   for (const o of objects) {
     const schema = catalog.schemaFor(o.apiVersion, o.kind);
     if (!schema) {
-      const detail = `no schema known for ${o.apiVersion}, Kind=${o.kind}: give its CRD with --crd`;
-      findings.push(at(o.doc, finding({ type: "SchemaError", path: ["kind"], detail, rule: "schema-missing", severity: "notice" })));
+      const detail = `${o.apiVersion}, Kind=${o.kind} (give its CRD to check it)`;
+      findings.push(
+        at(
+          o.doc,
+          finding({ type: "SchemaMissing", path: ["kind"], detail, rule: "schema-missing", severity: "notice" }),
+        ),
+      );
       continue;
     }
     const oldObject = o.identity ? options.old?.get(o.identity) : undefined;
     const ratcheting = options.ratcheting ?? true;
-    for (const f of validateUnions({ object: o.object, oldObject, schema }, { ratcheting })) findings.push(at(o.doc, f));
+    for (const f of validateUnions({ object: o.object, oldObject, schema }, { ratcheting }))
+      findings.push(at(o.doc, f));
   }
   return findings;
 }

@@ -56,7 +56,9 @@ export function readCrd(doc: JsonObject): { crd: Crd; findings: Finding[] } {
   };
   const versions = getKey(s, "versions");
   const shared = getKey(s, "validation");
-  const sharedSchema = isObject(shared) ? read(getKey(shared, "openAPIV3Schema"), ["spec", "validation", "openAPIV3Schema"]) : undefined;
+  const sharedSchema = isObject(shared)
+    ? read(getKey(shared, "openAPIV3Schema"), ["spec", "validation", "openAPIV3Schema"])
+    : undefined;
   if (Array.isArray(versions)) {
     versions.forEach((v, i) => {
       if (!isObject(v)) return;

@@ -18,7 +18,8 @@ export type FindingType =
   | "FieldValueTypeInvalid"
   | "UnknownField"
   | "ParseError"
-  | "SchemaError";
+  | "SchemaError"
+  | "SchemaMissing";
 
 export type Severity = "error" | "warning" | "notice";
 
@@ -53,6 +54,7 @@ const reasonText: Record<FindingType, string> = {
   UnknownField: "unknown field",
   ParseError: "Invalid document",
   SchemaError: "Invalid schema",
+  SchemaMissing: "No schema known",
 };
 
 /** Types whose message never prints the bad value (as in `field.Error.ErrorBody`). */

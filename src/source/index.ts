@@ -6,7 +6,17 @@
  * with the text (syntax, alias bombs, size, depth) into a finding with a line.
  * Imports value, path, findings and the `yaml` package.
  */
-import { type Document, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from "yaml";
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseAllDocuments,
+} from "yaml";
 import { type Finding, parseError } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import { depthOf, type JsonValue } from "../value/index.js";
@@ -123,15 +133,14 @@ function locateIn(doc: Document, path: FieldPath, position: (offset: number) => 
   let offset = (node as Node | null)?.range?.[0] ?? 0;
   for (const seg of path) {
     if (isAlias(node)) node = node.resolve(doc);
-    if (typeof seg === "number") {
-      if (!isSeq(node)) break;
+    if (typeof seg === "number" && isSeq(node)) {
       const item = node.items[seg];
       if (item === undefined) break;
       node = item;
       offset = (item as Node).range?.[0] ?? offset;
       continue;
     }
-    const key = typeof seg === "string" ? seg : seg.key;
+    const key = typeof seg === "object" ? seg.key : String(seg);
     if (!isMap(node)) break;
     const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
     if (!pair) break;

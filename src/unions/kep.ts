@@ -62,7 +62,9 @@ export const kepPolicy: UnionPolicy = {
       edit.restore(selected);
     }
     if (setMembers(out, union).length > 1) {
-      edit.note(`several members are set (${fieldList(setMembers(out, union))}) while \`${union.discriminator}\` did not change: left for validation`);
+      edit.note(
+        `several members are set (${fieldList(setMembers(out, union))}) while \`${union.discriminator}\` did not change: left for validation`,
+      );
     }
   },
 

@@ -1,15 +1,7 @@
 import { type Finding, finding } from "../findings/index.js";
 import { child, type FieldPath, formatPath, toJsonPointer } from "../path/index.js";
 import { propertyOf, type SchemaNode, type Union } from "../schema/index.js";
-import {
-  clone,
-  deleteKey,
-  getKey,
-  isObject,
-  type JsonObject,
-  type JsonValue,
-  setKey,
-} from "../value/index.js";
+import { clone, deleteKey, getKey, isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
 import { kepPolicy } from "./kep.js";
 import { planFor } from "./plan.js";
 import type { UnionEditor, UnionPolicy } from "./policy.js";
@@ -74,11 +66,13 @@ export function normalize(input: NormalizeInput, options: NormalizeOptions = {})
   walkUnions(plan, out, others, (node, counterparts, p, path) => {
     for (const union of p.unions) {
       const edit = editor(node, counterparts[counterparts.length - 1], union, path, result);
-      if (mode === "apply") policy.apply(union, { out: node, applied: counterparts[0], live: counterparts[1], path }, edit);
+      if (mode === "apply")
+        policy.apply(union, { out: node, applied: counterparts[0], live: counterparts[1], path }, edit);
       else policy.update(union, { out: node, old: counterparts[0], path }, edit);
     }
   });
-  if (result.errors.length > 0) return { object: clone(input.object), changes: [], notes: result.notes, errors: result.errors };
+  if (result.errors.length > 0)
+    return { object: clone(input.object), changes: [], notes: result.notes, errors: result.errors };
   return result;
 }
 

@@ -1,8 +1,15 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { defaultMemberValue, fromSMDSchema, type SchemaNode, type Union, type UnionMember } from "../../src/index.js";
-import { normalize, validateUnions } from "../../src/index.js";
+import {
+  defaultMemberValue,
+  fromSMDSchema,
+  normalize,
+  type SchemaNode,
+  type Union,
+  type UnionMember,
+  validateUnions,
+} from "../../src/index.js";
 import type { JsonValue } from "../../src/value/index.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: conformance data is checked by the assertions that use it
@@ -59,7 +66,12 @@ describe("structured-merge-diff v4.3.0 union cases under policy smd", () => {
 
 describe("apimachinery union validation cases", () => {
   const data = load("apimachinery-unions.yaml");
-  type Decl = { discriminator?: string; members: string[] | Record<string, string>; values?: Record<string, string>; exactlyOne: boolean };
+  type Decl = {
+    discriminator?: string;
+    members: string[] | Record<string, string>;
+    values?: Record<string, string>;
+    exactlyOne: boolean;
+  };
   const schemaFor = (decl: Decl): SchemaNode => {
     const entries: Array<[string, string]> = Array.isArray(decl.members)
       ? decl.members.map((m) => [m, "object"])

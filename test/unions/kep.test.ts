@@ -175,12 +175,31 @@ describe("policy kep, update mode", () => {
   });
 
   it("matches list items by their map keys, not their index", () => {
-    const oldObject: JsonValue = { spec: { items: [{ name: "p", type: "A", a: {} }, { name: "q", x: "1" }] } };
+    const oldObject: JsonValue = {
+      spec: {
+        items: [
+          { name: "p", type: "A", a: {} },
+          { name: "q", x: "1" },
+        ],
+      },
+    };
     const object: JsonValue = {
-      spec: { items: [{ name: "q", x: "1", y: {} }, { name: "p", type: "B", a: {}, b: {} }] },
+      spec: {
+        items: [
+          { name: "q", x: "1", y: {} },
+          { name: "p", type: "B", a: {}, b: {} },
+        ],
+      },
     };
     const result = normalize({ object, oldObject, schema });
-    expect(result.object).toEqual({ spec: { items: [{ name: "q", y: {} }, { name: "p", type: "B", b: {} }] } });
+    expect(result.object).toEqual({
+      spec: {
+        items: [
+          { name: "q", y: {} },
+          { name: "p", type: "B", b: {} },
+        ],
+      },
+    });
     expect(result.changes.map((c) => c.path)).toEqual(["spec.items[0].x", "spec.items[1].a"]);
   });
 
@@ -189,7 +208,13 @@ describe("policy kep, update mode", () => {
     const object: JsonValue = {
       spec: {
         items: [
-          { name: "p", inner: [{ type: "B", a: {}, b: {} }, { type: "B", a: {}, b: {} }] },
+          {
+            name: "p",
+            inner: [
+              { type: "B", a: {}, b: {} },
+              { type: "B", a: {}, b: {} },
+            ],
+          },
           { name: "new", type: "B", a: {}, b: {} },
         ],
       },
@@ -227,7 +252,8 @@ describe("policy kep, update mode", () => {
 
 describe("policy kep, apply mode", () => {
   const live = wrap({ type: "A", a: { v: 1 }, other: "x" }) as JsonValue;
-  const apply = (applied: JsonValue) => normalize({ object: wrap(applied) as JsonValue, oldObject: live, schema }, { mode: "apply" });
+  const apply = (applied: JsonValue) =>
+    normalize({ object: wrap(applied) as JsonValue, oldObject: live, schema }, { mode: "apply" });
 
   it("an applied member wins: others cleared, discriminator set", () => {
     const result = apply({ b: {} });

@@ -113,11 +113,20 @@ describe("normalization invariants, policy kep", () => {
         const result = normalize({ object, oldObject, schema });
         const replay = JSON.parse(JSON.stringify(object));
         for (const c of result.changes) {
-          const parts = c.pointer.split("/").slice(1).map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~"));
+          const parts = c.pointer
+            .split("/")
+            .slice(1)
+            .map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~"));
           const last = parts.pop() as string;
           const parent = parts.reduce((node, key) => node[key], replay);
           if (c.op === "clear") delete parent[last];
-          else Object.defineProperty(parent, last, { value: c.value, enumerable: true, writable: true, configurable: true });
+          else
+            Object.defineProperty(parent, last, {
+              value: c.value,
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            });
         }
         expect(replay).toEqual(result.object);
       }),

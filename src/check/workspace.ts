@@ -1,0 +1,53 @@
+import type { Finding } from "../findings/index.js";
+import { parseSource, type SourceDocument } from "../source/index.js";
+import type { JsonObject } from "../value/index.js";
+import { buildCatalog, type Catalog } from "./catalog.js";
+import { indexByIdentity, objectsOf, type SourceObject } from "./objects.js";
+
+export interface TextFile {
+  path: string;
+  text: string;
+}
+
+export interface WorkspaceInput {
+  /** Manifests to check (CRDs among them count as declarations too). */
+  inputs: readonly TextFile[];
+  crds?: readonly TextFile[];
+  goTypes?: readonly TextFile[];
+  /** The previous revision of the objects. */
+  old?: readonly TextFile[];
+}
+
+/** Everything read and paired, ready for `validateObjects` or `normalizeObjects`. */
+export interface Workspace {
+  catalog: Catalog;
+  objects: SourceObject[];
+  old: Map<string, JsonObject>;
+  /** Problems found while reading: syntax, limits, declarations, malformed objects. */
+  findings: Finding[];
+}
+
+function parseAll(files: readonly TextFile[]): { documents: SourceDocument[]; findings: Finding[] } {
+  const documents: SourceDocument[] = [];
+  const findings: Finding[] = [];
+  for (const f of files) {
+    const parsed = parseSource(f.text, f.path);
+    documents.push(...parsed.documents);
+    findings.push(...parsed.findings);
+  }
+  return { documents, findings };
+}
+
+export function loadWorkspace(input: WorkspaceInput): Workspace {
+  const crds = parseAll(input.crds ?? []);
+  const inputs = parseAll(input.inputs);
+  const old = parseAll(input.old ?? []);
+  const { catalog, findings: declared } = buildCatalog([...crds.documents, ...inputs.documents], input.goTypes ?? []);
+  const { objects, findings: malformed } = objectsOf(inputs.documents);
+  return {
+    catalog,
+    objects,
+    old: indexByIdentity(objectsOf(old.documents).objects),
+    findings: [...crds.findings, ...inputs.findings, ...old.findings, ...declared, ...malformed],
+  };
+}

@@ -1,0 +1,116 @@
+import { parseArgs } from "node:util";
+
+/** A usage error: printed with the usage text, exit code 2. */
+export class UsageError extends Error {}
+
+export const usage = `Usage: kunion <command> [options] [paths]
+
+Commands:
+  validate   check manifests: union rules of CRDs, Go types and built-in kinds
+  normalize  print objects with their unions normalized (KEP-1027)
+
+Common options:
+  --crd P          CRD or SMD schema files or folders (repeatable); CRDs among the inputs count too
+  --go-types P     Go API types (*_types.go files or folders) declaring unions (repeatable)
+  --old P          the previous revision of the objects (matched by apiVersion/kind/namespace/name)
+  -o, --output F   validate: text | json (default text); normalize: yaml | json (default yaml)
+  -h, --help       this text
+
+validate:
+  --fail-on L      error | warning | never (default error): exit 1 when a finding reaches L
+  --no-ratcheting  report union errors an update did not introduce
+  --strict / --no-strict  unknown fields as errors (default) or warnings (with schema validation)
+
+normalize:
+  --mode M         update (default) | apply (objects are applied configurations, --old the live objects)
+  --policy P       kep (default) | smd (structured-merge-diff v4.3.0 behaviour)
+
+Paths may be files, folders (*.yaml, *.yml, *.json) or - for standard input.
+Exit codes: 0 clean, 1 findings at the failing severity, 2 usage error or unreadable input.`;
+
+export interface CommonArgs {
+  crd: string[];
+  goTypes: string[];
+  old?: string;
+  output?: string;
+  paths: string[];
+}
+
+export interface ValidateArgs extends CommonArgs {
+  command: "validate";
+  failOn: "error" | "warning" | "never";
+  ratcheting: boolean;
+  strict: boolean;
+}
+
+export interface NormalizeArgs extends CommonArgs {
+  command: "normalize";
+  mode: "update" | "apply";
+  policy: "kep" | "smd";
+}
+
+export type Args = ValidateArgs | NormalizeArgs | { command: "help" };
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, not "${value}"`);
+}
+
+export function parseCommandLine(argv: readonly string[]): Args {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "-h" || command === "--help" || command === "help")
+    return { command: "help" };
+  if (command !== "validate" && command !== "normalize") throw new UsageError(`unknown command "${command}"`);
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: [...rest],
+      allowPositionals: true,
+      allowNegative: true,
+      options: {
+        crd: { type: "string", multiple: true, default: [] },
+        "go-types": { type: "string", multiple: true, default: [] },
+        old: { type: "string" },
+        output: { type: "string", short: "o" },
+        "fail-on": { type: "string" },
+        ratcheting: { type: "boolean", default: true },
+        strict: { type: "boolean", default: true },
+        mode: { type: "string" },
+        policy: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const v = parsed.values;
+  if (v.help) return { command: "help" };
+  if (parsed.positionals.length === 0)
+    throw new UsageError(`${command} needs at least one path (or - for standard input)`);
+  const common: CommonArgs = {
+    crd: v.crd as string[],
+    goTypes: v["go-types"] as string[],
+    paths: parsed.positionals,
+  };
+  if (typeof v.old === "string") common.old = v.old;
+  if (command === "validate") {
+    if (v.mode !== undefined || v.policy !== undefined) throw new UsageError("--mode and --policy belong to normalize");
+    return {
+      ...common,
+      command,
+      output: oneOf("output", v.output as string | undefined, ["text", "json"], "text"),
+      failOn: oneOf("fail-on", v["fail-on"] as string | undefined, ["error", "warning", "never"], "error"),
+      ratcheting: v.ratcheting as boolean,
+      strict: v.strict as boolean,
+    };
+  }
+  if (v["fail-on"] !== undefined) throw new UsageError("--fail-on belongs to validate");
+  return {
+    ...common,
+    command,
+    output: oneOf("output", v.output as string | undefined, ["yaml", "json"], "yaml"),
+    mode: oneOf("mode", v.mode as string | undefined, ["update", "apply"], "update"),
+    policy: oneOf("policy", v.policy as string | undefined, ["kep", "smd"], "kep"),
+  };
+}

@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { TextFile } from "../index.js";
+
+/** An input that cannot be read at all: exit code 2. */
+export class InputError extends Error {}
+
+const manifestExtensions = [".yaml", ".yml", ".json"];
+
+/** Files given or found in folders (sorted, recursively), read as UTF-8; `-` is standard input. */
+export function readInputs(paths: readonly string[], accept: (name: string) => boolean = isManifest): TextFile[] {
+  const out: TextFile[] = [];
+  for (const p of paths) {
+    if (p === "-") {
+      out.push({ path: "<stdin>", text: readFileSync(0, "utf8") });
+      continue;
+    }
+    for (const file of expand(p, accept)) out.push({ path: file, text: read(file) });
+  }
+  return out;
+}
+
+export const isManifest = (name: string) => manifestExtensions.some((ext) => name.endsWith(ext));
+export const isGoTypes = (name: string) => name.endsWith("_types.go");
+
+function expand(path: string, accept: (name: string) => boolean): string[] {
+  let info: ReturnType<typeof statSync>;
+  try {
+    info = statSync(path);
+  } catch {
+    throw new InputError(`${path}: no such file or folder`);
+  }
+  if (!info.isDirectory()) return [path];
+  const found: string[] = [];
+  for (const entry of readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+    const full = join(path, entry.name);
+    if (entry.isDirectory()) found.push(...expand(full, accept));
+    else if (accept(entry.name)) found.push(full);
+  }
+  return found;
+}
+
+function read(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    throw new InputError(
+      `${file}: ${(e as NodeJS.ErrnoException).code === "EISDIR" ? "is a folder" : "cannot be read"}`,
+    );
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The `kunion` command line: argv → files → core → printed report and exit
+ * code. The only part of src/ that touches Node (files, streams, process).
+ */
+import { stringify } from "yaml";
+import {
+  failsAt,
+  formatJson,
+  formatText,
+  loadWorkspace,
+  normalizeObjects,
+  type PathSegment,
+  summarize,
+  validateObjects,
+} from "../index.js";
+import { type Args, type NormalizeArgs, parseCommandLine, UsageError, usage, type ValidateArgs } from "./args.js";
+import { InputError, isGoTypes, readInputs } from "./files.js";
+
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  color: boolean;
+}
+
+/** Runs one command; returns the exit code (0 clean, 1 findings, 2 usage or unreadable input). */
+export function run(argv: readonly string[], io: Io): number {
+  let args: Args;
+  try {
+    args = parseCommandLine(argv);
+    if (args.command === "help") {
+      io.stdout(`${usage}\n`);
+      return 0;
+    }
+    return args.command === "validate" ? validate(args, io) : normalizeCommand(args, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`kunion: ${e.message}\n\n${usage}\n`);
+      return 2;
+    }
+    if (e instanceof InputError) {
+      io.stderr(`kunion: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+function load(args: ValidateArgs | NormalizeArgs) {
+  const inputs = readInputs(args.paths);
+  const workspace = loadWorkspace({
+    inputs,
+    crds: readInputs(args.crd),
+    goTypes: readInputs(args.goTypes, isGoTypes),
+    old: args.old ? readInputs([args.old]) : [],
+  });
+  return { ...workspace, files: inputs.length };
+}
+
+function validate(args: ValidateArgs, io: Io): number {
+  const { catalog, objects, old, files, findings } = load(args);
+  const all = [...findings, ...validateObjects(objects, catalog, { old, ratcheting: args.ratcheting })];
+  const summary = summarize(all, files, objects.length);
+  if (args.output === "json") io.stdout(`${formatJson(all, summary)}\n`);
+  else {
+    const text = formatText(all);
+    if (text) io.stdout(`${io.color ? colorize(text) : text}\n`);
+    io.stderr(
+      `${summary.files} file(s), ${summary.objects} object(s): ${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.notices} notice(s)\n`,
+    );
+  }
+  return failsAt(all, args.failOn) ? 1 : 0;
+}
+
+function normalizeCommand(args: NormalizeArgs, io: Io): number {
+  const { catalog, objects, old, findings } = load(args);
+  const results = normalizeObjects(objects, catalog, { mode: args.mode, policy: args.policy, old });
+  const errors = [...findings, ...results.flatMap((r) => r.errors)];
+  if (args.output === "json") {
+    const out = results.map(({ file, index, object, changes, notes, errors: e }) => ({
+      file,
+      index,
+      object,
+      changes: changes.map(({ op, path, value }) => (value === undefined ? { op, path } : { op, path, value })),
+      notes,
+      ...(e.length > 0 ? { errors: e.map((f) => f.message) } : {}),
+    }));
+    io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+  } else {
+    io.stdout(results.map((r) => stringify(r.object, { aliasDuplicateObjects: false })).join("---\n"));
+    // What changed goes to stderr, so stdout stays a clean stream of objects.
+    results.forEach((r, i) => {
+      const doc = objects[i]?.doc;
+      const where = (pointer: string) => {
+        const p = doc?.locate(pointerToPath(pointer)) ?? { line: 1, column: 1 };
+        return `${r.file}:${p.line}:${p.column}`;
+      };
+      for (const c of r.changes) {
+        const verb = c.op === "clear" ? "cleared" : c.op === "set" ? "set" : "restored";
+        io.stderr(`${where(c.pointer)}: ${verb} ${c.path}${c.op === "set" ? ` = ${JSON.stringify(c.value)}` : ""}\n`);
+      }
+      for (const n of r.notes) io.stderr(`${r.file}: note: ${n.path}: ${n.message} (${n.union})\n`);
+    });
+  }
+  if (errors.length > 0) io.stderr(`${formatText(errors)}\n`);
+  return errors.some((f) => f.severity === "error") ? 1 : 0;
+}
+
+function pointerToPath(pointer: string): PathSegment[] {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .map((t) => (/^(0|[1-9][0-9]*)$/.test(t) ? Number(t) : t));
+}
+
+const colors = { error: "\u001b[31m", warning: "\u001b[33m", notice: "\u001b[36m" } as const;
+function colorize(text: string): string {
+  return text.replace(/: (error|warning|notice) /g, (_, s: keyof typeof colors) => `: ${colors[s]}${s}\u001b[0m `);
+}
+
+// Run when executed as the bundled bin (dist/kunion.js), not when imported by tests.
+if (process.argv[1] && /kunion(\.js)?$/.test(process.argv[1])) {
+  const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+  process.exitCode = run(process.argv.slice(2), {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    color,
+  });
+}
