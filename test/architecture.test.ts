@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+// The import direction of architecture.md, checked by a machine: each module
+// of src/ may import only the modules listed here (and itself).
+const allowed: Record<string, string[]> = {
+  value: [],
+  path: [],
+  findings: ["path"],
+  schema: ["value", "path", "findings"],
+  source: ["value", "path", "findings", "yaml"],
+  crd: ["schema", "value", "path", "findings"],
+  builtins: ["schema", "path", "findings", "value"],
+  report: ["findings", "path"],
+  unions: ["schema", "value", "path", "findings"],
+  check: ["source", "crd", "builtins", "schema", "unions", "findings", "value", "path"],
+  cli: ["index", "yaml"],
+};
+
+const root = join(import.meta.dirname, "..");
+function sources(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return e.name === "dist" ? [] : sources(path);
+    return e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") && !e.name.endsWith(".d.ts") ? [path] : [];
+  });
+}
+const importsOf = (file: string) =>
+  [...readFileSync(join(root, file), "utf8").matchAll(/^(?:import|export)[^;]*? from "([^"]+)"/gms)].map(
+    (m) => m[1] as string,
+  );
+
+/** The module an import lands in: a folder of src/, `index` for src/index.ts, or the package name. */
+function target(file: string, spec: string): string {
+  if (!spec.startsWith(".")) return spec.startsWith("node:") ? "node:" : spec;
+  const resolved = relative(join(root, "src"), join(root, file, "..", spec));
+  return resolved.startsWith("..") ? `face:${resolved}` : (resolved.split("/")[0] as string).replace(/\.js$/, "");
+}
+
+describe("architecture", () => {
+  const files = sources("src");
+
+  it.each(files.filter((f) => f !== "src/index.ts"))("%s imports only what its layer may", (file) => {
+    const own = file.split("/")[1] as string;
+    const rules = allowed[own];
+    expect(rules, `no layer rule for src/${own}`).toBeDefined();
+    for (const spec of importsOf(file)) {
+      const to = target(file, spec);
+      if (to === own) continue;
+      if (to === "node:") {
+        expect(own, `${file} imports ${spec}: only the CLI may use Node APIs`).toBe("cli");
+        continue;
+      }
+      expect(rules, `${file} imports ${spec} (${to})`).toContain(to);
+    }
+  });
+
+  it("the core never generates code (Cloudflare Workers forbid it)", () => {
+    for (const file of files) {
+      const text = readFileSync(join(root, file), "utf8");
+      expect(text, file).not.toMatch(/\beval\s*\(|new\s+Function\s*\(|\bFunction\s*\(\s*["'`]/);
+    }
+  });
+
+  it("the faces import the core only through src/index.ts", () => {
+    for (const file of [...sources("functions"), ...sources("action")]) {
+      for (const spec of importsOf(file).filter((s) => s.includes("src/"))) {
+        expect(spec, file).toMatch(/\/src\/index\.js$/);
+      }
+    }
+  });
+});
