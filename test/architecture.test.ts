@@ -9,7 +9,7 @@ const allowed: Record<string, string[]> = {
   path: [],
   findings: ["path"],
   schema: ["value", "path", "findings"],
-  source: ["value", "path", "findings", "yaml"],
+  source: ["value", "path", "findings", "yaml", "js-yaml"],
   crd: ["schema", "value", "path", "findings"],
   builtins: ["schema", "path", "findings", "value"],
   report: ["findings", "path"],

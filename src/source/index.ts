@@ -4,19 +4,10 @@
  * each document's syntax tree so a field path can be turned into a line and
  * column when — and only when — a finding needs one, and turns every problem
  * with the text (syntax, alias bombs, size, depth) into a finding with a line.
- * Imports value, path, findings and the `yaml` package.
+ * Imports value, path, findings and the `yaml` and `js-yaml` packages.
  */
-import {
-  type Document,
-  isAlias,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  LineCounter,
-  type Node,
-  parseAllDocuments,
-} from "yaml";
+import { CORE_SCHEMA, load as loadYaml } from "js-yaml";
+import { type Document, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import { type Finding, parseError } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import { depthOf, type JsonValue } from "../value/index.js";
@@ -70,41 +61,42 @@ export function parseSource(text: string, file: string, limits: Partial<SourceLi
     findings.push(at(parseError("input is binary, not YAML or JSON"), { line: 1, column: 1 }));
     return { documents: [], findings };
   }
-  const lines = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lines, schema: "yaml-1.1", merge: true, uniqueKeys: true });
   const documents: SourceDocument[] = [];
-  const position = (offset: number): Position => {
-    const p = lines.linePos(offset);
-    return { line: p.line, column: p.col };
-  };
-  // parseAllDocuments returns an EmptyStream (a plain array) for an empty text.
-  for (const [index, doc] of (Array.isArray(docs) ? docs : []).entries()) {
+  for (const chunk of splitDocuments(text)) {
+    const index = chunk.index;
+    const lines = new LineCounter();
+    const doc = parseDocument(chunk.text, { lineCounter: lines, schema: "yaml-1.1", merge: true, uniqueKeys: true });
+    const position = (offset: number): Position => {
+      const p = lines.linePos(offset);
+      return { line: p.line + chunk.line, column: p.col };
+    };
     const start = position(doc.range[0]);
-    if (doc.errors.length > 0) {
-      for (const e of doc.errors) {
-        const pos = position(e.pos[0]);
-        findings.push(at(parseError(describeYamlError(e.message)), pos, index));
+    // go-yaml v2, Kubernetes' YAML reader, keeps the last of duplicate keys: a warning, not a failure.
+    for (const e of doc.errors.filter((e) => e.code === "DUPLICATE_KEY")) {
+      const detail = `${describeYamlError(e.message)}: the last value is used`;
+      findings.push(at(parseError(detail, { severity: "warning" }), position(e.pos[0]), index));
+    }
+    const hard = doc.errors.filter((e) => e.code !== "DUPLICATE_KEY");
+    if (doc.contents === null && hard.length === 0) continue; // an empty document
+    if (chunk.text.length > lim.maxDocumentBytes) {
+      findings.push(at(parseError(`Request entity too large: limit is ${lim.maxDocumentBytes}`), start, index));
+      continue;
+    }
+    let value: JsonValue | undefined;
+    if (hard.length > 0) {
+      value = readLeniently(chunk.text, lim);
+      if (value === undefined) {
+        for (const e of hard) findings.push(at(parseError(describeYamlError(e.message)), position(e.pos[0]), index));
+        continue;
       }
-      continue;
-    }
-    if (doc.contents === null) continue; // an empty document, e.g. after a trailing `---`
-    if (doc.range[2] - doc.range[0] > lim.maxDocumentBytes) {
-      findings.push(
-        at(
-          parseError(`Request entity too large: limit is ${lim.maxDocumentBytes}`, { severity: "error" }),
-          start,
-          index,
-        ),
-      );
-      continue;
-    }
-    let value: JsonValue;
-    try {
-      value = doc.toJS({ maxAliasCount: lim.maxAliasCount }) as JsonValue;
-    } catch (e) {
-      // yaml throws a ReferenceError for an alias bomb; anything else is an input we cannot read either.
-      findings.push(at(parseError(describeYamlError((e as Error).message)), start, index));
-      continue;
+    } else {
+      try {
+        value = doc.toJS({ maxAliasCount: lim.maxAliasCount }) as JsonValue;
+      } catch (e) {
+        // yaml throws a ReferenceError for an alias bomb; anything else is an input we cannot read either.
+        findings.push(at(parseError(describeYamlError((e as Error).message)), start, index));
+        continue;
+      }
     }
     if (value === null || value === undefined) continue;
     if (depthOf(value) > lim.maxDepth) {
@@ -114,6 +106,72 @@ export function parseSource(text: string, file: string, limits: Partial<SourceLi
     documents.push({ file, index, value, locate: (path) => locateIn(doc, path, position) });
   }
   return { documents, findings };
+}
+
+interface Chunk {
+  text: string;
+  /** Lines before the chunk in the whole text. */
+  line: number;
+  index: number;
+}
+
+/**
+ * Splits a stream on `---` lines before any parsing, as Kubernetes' YAML
+ * reader (apimachinery util/yaml) does: a broken document cannot swallow the
+ * next one, and document indexes match kubectl's.
+ */
+function splitDocuments(text: string): Chunk[] {
+  const chunks: Chunk[] = [];
+  let begin = 0;
+  let line = 0;
+  let chunkLine = 0;
+  let from = 0;
+  while (from <= text.length) {
+    const newline = text.indexOf("\n", from);
+    const end = newline < 0 ? text.length : newline;
+    if (isSeparator(text.slice(from, end))) {
+      chunks.push({ text: text.slice(begin, from), line: chunkLine, index: chunks.length });
+      begin = end + 1;
+      chunkLine = line + 1;
+    }
+    if (newline < 0) break;
+    from = newline + 1;
+    line++;
+  }
+  chunks.push({ text: text.slice(begin), line: chunkLine, index: chunks.length });
+  return chunks;
+}
+
+const isSeparator = (line: string) => line.startsWith("---") && /^---[ \t]*(#.*)?\r?$/.test(line);
+
+/**
+ * go-yaml accepts a quoted multi-line scalar whose closing quote sits at its
+ * key's indentation (`args: ['` … `']`, common in Argo workflows); the `yaml`
+ * package does not. js-yaml reads such documents as go-yaml does. Aliases are
+ * refused here: js-yaml shares aliased nodes, and a shared graph is how an
+ * alias bomb would slip past the expansion limit.
+ */
+function readLeniently(text: string, lim: SourceLimits): JsonValue | undefined {
+  try {
+    const value = loadYaml(text, { schema: CORE_SCHEMA, json: true }) as JsonValue;
+    return hasSharedNodes(value, lim.maxDepth) ? undefined : value;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when an object is reached twice (aliases) or nesting passes `maxDepth`. */
+function hasSharedNodes(value: JsonValue, maxDepth: number): boolean {
+  const seen = new Set<object>();
+  const stack: Array<[JsonValue, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [JsonValue, number];
+    if (typeof v !== "object" || v === null) continue;
+    if (seen.has(v) || depth > maxDepth) return true;
+    seen.add(v);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function describeYamlError(message: string): string {

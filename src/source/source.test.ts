@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseDocument } from "yaml";
 import { parseSource } from "./index.js";
 
 describe("parseSource", () => {
@@ -37,10 +38,43 @@ describe("parseSource", () => {
     expect(findings[0]?.line).toBeGreaterThanOrEqual(3);
   });
 
-  it("reports duplicate keys", () => {
-    const { findings } = parseSource("a: 1\na: 2\n", "dup.yaml");
-    expect(findings[0]?.message).toContain("Map keys must be unique");
-    expect(findings[0]?.line).toBe(2);
+  it("warns of duplicate keys and keeps the last value, as go-yaml v2 does", () => {
+    const { documents, findings } = parseSource("a: 1\na: 2\n", "dup.yaml");
+    expect(documents[0]?.value).toEqual({ a: 2 });
+    expect(findings[0]).toMatchObject({ severity: "warning", line: 2 });
+    expect(findings[0]?.message).toBe("Invalid document: Map keys must be unique: the last value is used");
+  });
+
+  it("reads a quoted scalar closed at its key's indentation, as go-yaml does (Argo's examples)", () => {
+    const text = [
+      "spec:",
+      "  container:",
+      "    args: ['",
+      '      echo "a";',
+      "      echo b",
+      "    ']",
+      "    env:",
+      "    - name: X",
+      "---",
+      "kind: Next",
+    ].join("\n");
+    expect(parseDocument(text.split("---")[0] as string).errors.length).toBeGreaterThan(0); // the strict reading fails
+    const { documents, findings } = parseSource(text, "w.yaml");
+    expect(findings).toEqual([]);
+    expect(documents.map((d) => d.value)).toEqual([
+      { spec: { container: { args: [' echo "a"; echo b '], env: [{ name: "X" }] } } },
+      { kind: "Next" },
+    ]);
+  });
+
+  it("splits documents on --- lines before parsing, so a broken one cannot swallow the next", () => {
+    const { documents, findings } = parseSource("a: [1, 2\n---\nb: 1\n---   # trailing comment\nc: 2\n", "s.yaml");
+    expect(findings.map((f) => f.document)).toContain(0);
+    expect(documents.map((d) => [d.index, d.value])).toEqual([
+      [1, { b: 1 }],
+      [2, { c: 2 }],
+    ]);
+    expect(documents[1]?.locate(["c"])).toEqual({ line: 5, column: 1 });
   });
 
   it("refuses an alias bomb instead of expanding it", () => {
@@ -59,7 +93,8 @@ describe("parseSource", () => {
 
   it("refuses 10,000-deep nesting with a finding, in flow and block style", () => {
     const flow = `a: ${"[".repeat(10_000)}${"]".repeat(10_000)}`;
-    const block = `${Array.from({ length: 10_000 }, (_, i) => `${" ".repeat(i)}a:`).join("\n")} 1`;
+    // Block style 10,000 deep would be 50 MB of indentation: 2,000 levels make the point.
+    const block = `${Array.from({ length: 2_000 }, (_, i) => `${" ".repeat(i)}a:`).join("\n")} 1`;
     for (const text of [flow, block]) {
       const { documents, findings } = parseSource(text, "deep.yaml");
       expect(documents).toEqual([]);
