@@ -43,13 +43,25 @@ export function validateUnions(input: ValidateUnionsInput, options: ValidateUnio
 }
 
 function validateUnion(union: Union, node: JsonObject, old: JsonObject | undefined, path: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const raw = union.discriminator === undefined ? undefined : getKey(node, union.discriminator);
+  if (union.discriminator !== undefined && raw !== undefined && raw !== null && typeof raw !== "string") {
+    // The API server refuses this before any union rule; for unions the discriminator is then unset.
+    const at = child(path, union.discriminator);
+    const detail = `${formatPath(at)} in body must be of type string: "${jsonType(raw)}"`;
+    out.push(finding({ type: "FieldValueTypeInvalid", path: at, badValue: raw, detail, ...rule }));
+  }
   const own = union.wording !== undefined ? wordings[union.wording] : undefined;
   if (own) {
-    return own({ union, path, node, isSet: (m) => isSet(node, m), discriminatorValue: discriminatorOf(node, union) });
+    out.push(
+      ...own({ union, path, node, isSet: (m) => isSet(node, m), discriminatorValue: discriminatorOf(node, union) }),
+    );
+  } else if (union.discriminator === undefined) {
+    out.push(...validateUndiscriminated(union, node, path));
+  } else {
+    out.push(...validateDiscriminated(union, union.discriminator, node, old, path));
   }
-  return union.discriminator === undefined
-    ? validateUndiscriminated(union, node, path)
-    : validateDiscriminated(union, union.discriminator, node, old, path);
+  return out;
 }
 
 function validateUndiscriminated(union: Union, node: JsonObject, path: FieldPath): Finding[] {
@@ -74,11 +86,8 @@ function validateDiscriminated(
   const at = child(path, name);
   const raw = getKey(node, name);
   const d = discriminatorOf(node, union);
-  if (raw !== undefined && raw !== null && typeof raw !== "string") {
-    // Schema validation reports this too; for unions the discriminator is then unset.
-    const detail = `${formatPath(at)} in body must be of type string: "${jsonType(raw)}"`;
-    out.push(finding({ type: "FieldValueTypeInvalid", path: at, badValue: raw, detail, ...rule }));
-  } else if (d === undefined && union.exactlyOne) {
+  const wrongType = raw !== undefined && raw !== null && typeof raw !== "string";
+  if (d === undefined && union.exactlyOne && !wrongType) {
     out.push(required(at, "", rule));
   } else if (d !== undefined && !allowedValues(union).includes(d)) {
     out.push(notSupported(at, d, allowedValues(union), rule));

@@ -1,0 +1,173 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { run } from "../src/cli/main.js";
+import {
+  builtinSchemaFor,
+  fromOpenAPI,
+  type JsonValue,
+  loadWorkspace,
+  normalize,
+  parseGoTypes,
+  validateObjects,
+  validateUnions,
+} from "../src/index.js";
+
+function kunion(files: Record<string, string>, ...argv: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), "kunion-hostile-"));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  let stdout = "";
+  let stderr = "";
+  const code = run([...argv, dir], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), color: false });
+  return { code, stdout, stderr };
+}
+
+const deployment = (strategy: string) =>
+  `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  strategy: ${strategy}\n`;
+
+describe("hostile input never crashes and is named by file and line", () => {
+  it("malformed YAML next to a valid document", () => {
+    const { code, stdout } = kunion(
+      { "m.yaml": `a: [1,\n---\n${deployment("{type: Recreate, rollingUpdate: {}}")}` },
+      "validate",
+    );
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/m\.yaml:\d+:\d+: error parse: Invalid document: /);
+    expect(stdout).toMatch(/m\.yaml:7:\d+: error union: spec\.strategy\.rollingUpdate: Forbidden/);
+  });
+
+  it("a YAML alias bomb", () => {
+    const bomb = [
+      "apiVersion: v1",
+      "kind: ConfigMap",
+      "data:",
+      "  a: &a [x,x,x,x,x,x,x,x,x,x]",
+      "  b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]",
+      "  c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]",
+      "  d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]",
+      "  e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]",
+      "  f: [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]",
+    ].join("\n");
+    const { code, stdout } = kunion({ "bomb.yaml": bomb }, "validate");
+    expect(code).toBe(1);
+    expect(stdout).toContain("bomb.yaml:1:1: error parse: Invalid document: too many YAML aliases");
+  });
+
+  it("a 3 MiB document is read; a larger one is refused as the API server would", () => {
+    const pad = (n: number) => `  annotations: {note: "${"x".repeat(n)}"}\n`;
+    const meta = (n: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n${pad(n)}`;
+    expect(kunion({ "ok.yaml": meta(3 * 1024 * 1024 - 200) }, "validate").code).toBe(0);
+    const { code, stdout } = kunion({ "big.yaml": meta(3 * 1024 * 1024) }, "validate");
+    expect(code).toBe(1);
+    expect(stdout).toContain("big.yaml:1:1: error parse: Invalid document: Request entity too large: limit is 3145728");
+  });
+
+  it("10,000-deep nesting", () => {
+    const deep = `apiVersion: v1\nkind: ConfigMap\ndata: ${"[".repeat(10_000)}${"]".repeat(10_000)}\n`;
+    const { code, stdout } = kunion({ "deep.yaml": deep }, "validate");
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/deep\.yaml:\d+:\d+: error parse: Invalid document: document nests too deeply/);
+  });
+
+  it("a binary file named .yaml", () => {
+    const { code, stdout } = kunion({ "bin.yaml": "\u0000\u0001\u0002PNG" }, "validate");
+    expect(code).toBe(1);
+    expect(stdout).toContain("bin.yaml:1:1: error parse: Invalid document: input is binary, not YAML or JSON");
+  });
+
+  it("documents that are not objects, or lack apiVersion and kind", () => {
+    const { stdout } = kunion({ "odd.yaml": "- a\n- b\n---\nmetadata: {name: x}\n" }, "validate");
+    expect(stdout).toContain("odd.yaml:1:1: error object: Invalid document: a Kubernetes object must be a mapping");
+    expect(stdout).toContain("odd.yaml:4:1: error object: apiVersion: Required value");
+    expect(stdout).toContain("odd.yaml:4:1: error object: kind: Required value");
+  });
+
+  it("non-string discriminators are reported, never thrown", () => {
+    for (const bad of ["7", "[RollingUpdate]", "{x: 1}", "true"]) {
+      const { code, stdout } = kunion({ "d.yaml": deployment(`{type: ${bad}, rollingUpdate: {}}`) }, "validate");
+      expect(code, bad).toBe(1);
+      expect(stdout, bad).toMatch(
+        /d\.yaml:5:\d+: error union: spec\.strategy\.type: Invalid value: .* in body must be of type string/,
+      );
+    }
+    const crd = fromOpenAPI({
+      type: "object",
+      properties: {
+        t: { type: "string", enum: ["A"] },
+        a: { type: "object" },
+      },
+      "x-kubernetes-unions": [{ discriminator: "t", "fields-to-discriminateBy": { a: "A" } }],
+    }).root;
+    const found = validateUnions({ object: { t: 7, a: {} }, schema: crd });
+    expect(found.map((f) => f.message)).toEqual([
+      't: Invalid value: 7: t in body must be of type string: "integer"',
+      'a: Invalid value: "": may only be specified when `t` is "A"',
+    ]);
+    expect(normalize({ object: { t: [1], a: {} }, schema: crd }).object).toEqual({ t: "A", a: {} });
+  });
+});
+
+describe("__proto__ and constructor are data, never prototypes", () => {
+  const polluted = () => ({}) as Record<string, unknown>;
+
+  it("through normalization of a built-in map and list", () => {
+    const object = JSON.parse(
+      `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"labels":{"__proto__":"x","constructor":"y"}},
+        "spec":{"template":{"spec":{"containers":[{"name":"__proto__","env":[{"name":"constructor","value":"v",
+        "valueFrom":{"fieldRef":{"fieldPath":"x"}}}]}]}}}}`,
+    ) as JsonValue;
+    const schema = builtinSchemaFor("apps/v1", "Deployment");
+    const result = normalize({ object, oldObject: object, schema });
+    expect(JSON.stringify(result.object)).toContain('"__proto__":"x"');
+    expect(polluted().name).toBeUndefined();
+    const findings = validateUnions({ object, schema }).map((f) => f.message);
+    expect(findings).toEqual([
+      'spec.template.spec.containers[0].env[0].valueFrom: Invalid value: "": may not be specified when `value` is not empty',
+    ]);
+  });
+
+  it("through a CRD whose schema names properties __proto__ and constructor", () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: xs.example.com}
+spec:
+  group: example.com
+  names: {kind: X, plural: xs}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              __proto__: {type: object}
+              constructor: {type: object}
+            x-kubernetes-validations:
+            - rule: "[has(self.__proto__),has(self.constructor)].filter(x,x==true).size() <= 1"
+`;
+    const object = '{"apiVersion":"example.com/v1","kind":"X","spec":{"__proto__":{},"constructor":{}}}';
+    const ws = loadWorkspace({ inputs: [{ path: "x.json", text: object }], crds: [{ path: "crd.yaml", text: crd }] });
+    expect(ws.findings).toEqual([]);
+    const found = validateObjects(ws.objects, ws.catalog).map((f) => `${f.line}: ${f.message}`);
+    expect(found).toEqual([
+      '1: spec: Invalid value: "{__proto__, constructor}": must specify at most one of: `__proto__`, `constructor`',
+    ]);
+    expect(polluted().type).toBeUndefined();
+  });
+
+  it("through Go types with hostile names", () => {
+    const types = parseGoTypes([
+      {
+        path: "x_types.go",
+        text: 'type __proto__ struct {\n\t// +unionMember\n\tConstructor *int `json:"constructor"`\n}\n',
+      },
+    ]);
+    expect(types).toBeDefined();
+    expect(polluted().Constructor).toBeUndefined();
+  });
+});
