@@ -1,8 +1,19 @@
 import { type Finding, finding } from "../findings/index.js";
 import { child, type FieldPath, formatPath, toJsonPointer } from "../path/index.js";
-import { propertyOf, type SchemaNode, type Union } from "../schema/index.js";
-import { clone, deleteKey, getKey, isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
+import { propertyOf, type SchemaNode, type Union, type UnionMember } from "../schema/index.js";
+import {
+  clone,
+  deleteKey,
+  getKey,
+  hasKey,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  setKey,
+  shallowCopy,
+} from "../value/index.js";
 import { kepPolicy } from "./kep.js";
+import { isSet } from "./members.js";
 import { planFor } from "./plan.js";
 import type { UnionEditor, UnionPolicy } from "./policy.js";
 import { smdPolicy } from "./smd.js";
@@ -48,32 +59,92 @@ export interface NormalizeResult {
 
 /**
  * Normalizes every union of an object (unions.md §3). Pure: the inputs are
- * never mutated; the result is a fresh object with the list of changes made
- * and notes on the unions left alone.
+ * never mutated. The result is copy-on-write: only the nodes on the way to an
+ * edit are copied, the rest is shared with the input, so an object that needs
+ * no change costs no copy. Treat inputs and result as immutable.
  */
 export function normalize(input: NormalizeInput, options: NormalizeOptions = {}): NormalizeResult {
   const mode = options.mode ?? "update";
   const policy = policies[options.policy ?? "kep"];
-  const out =
+  const base =
     mode === "apply" && input.oldObject !== undefined
       ? mergeApplied(input.oldObject, input.object, input.schema)
-      : clone(input.object);
-  const result: NormalizeResult = { object: out, changes: [], notes: [], errors: [] };
+      : input.object;
+  const result: NormalizeResult = { object: base, changes: [], notes: [], errors: [] };
   const plan = input.schema ? planFor(input.schema) : null;
   if (!plan) return result;
 
-  const others = mode === "apply" ? [input.object, input.oldObject] : [input.oldObject];
-  walkUnions(plan, out, others, (node, counterparts, p, path) => {
+  const owned = new WeakSet<object>(); // containers of the result that are not shared with the input
+  // On apply the merged object already holds the live one: the applied config is what decides.
+  const counterpart = mode === "apply" ? input.object : input.oldObject;
+  walkUnions(plan, base, counterpart, (node, other, p, pathOf) => {
+    if (p.unions.every((u) => settled(u, node))) return undefined;
+    const path = pathOf();
+    // Policies edit a draft; it takes the node's place only if something changed.
+    const draft = shallowCopy(node);
+    const before = result.changes.length;
     for (const union of p.unions) {
-      const edit = editor(node, counterparts[counterparts.length - 1], union, path, result);
-      if (mode === "apply")
-        policy.apply(union, { out: node, applied: counterparts[0], live: counterparts[1], path }, edit);
-      else policy.update(union, { out: node, old: counterparts[0], path }, edit);
+      const edit = editor(draft, mode === "apply" ? undefined : other, union, path, result);
+      if (mode === "apply") policy.apply(union, { out: draft, applied: other, path }, edit);
+      else policy.update(union, { out: draft, old: other, path }, edit);
     }
+    if (result.changes.length === before) return undefined;
+    result.object = replaceAt(result.object, path, draft, owned);
+    return draft;
   });
   if (result.errors.length > 0)
-    return { object: clone(input.object), changes: [], notes: result.notes, errors: result.errors };
+    return { object: input.object, changes: [], notes: result.notes, errors: result.errors };
   return result;
+}
+
+/**
+ * A union no policy would touch: at most one member present and, with a
+ * discriminator, that member selected (or none present and none selected). Most unions of real
+ * objects are settled; checking costs a few key lookups, a draft costs a copy.
+ */
+function settled(union: Union, node: JsonObject): boolean {
+  let present: UnionMember | undefined;
+  for (const m of union.members) {
+    if (!hasKey(node, m.field)) continue;
+    if (present) return false;
+    present = m;
+  }
+  if (union.discriminator === undefined) return true;
+  const d = getKey(node, union.discriminator);
+  // With no member present, a discriminator that selects one may have it restored from the old object.
+  if (!present) return !union.members.some((m) => m.value === d);
+  return d === present.value && isSet(node, present) && isSet(node, present, "smd");
+}
+
+/** Puts `node` at `path`, copying each container on the way that is still shared with the input. */
+function replaceAt(root: JsonValue, path: FieldPath, node: JsonObject, owned: WeakSet<object>): JsonValue {
+  owned.add(node);
+  if (path.length === 0) return node;
+  const writable = (v: JsonValue): JsonObject | JsonValue[] => {
+    const container = v as JsonObject | JsonValue[];
+    if (owned.has(container)) return container;
+    const copy = shallowCopy(container);
+    owned.add(copy);
+    return copy;
+  };
+  const top = writable(root);
+  let parent = top;
+  path.forEach((seg, i) => {
+    const last = i === path.length - 1;
+    if (typeof seg === "number") {
+      const list = parent as JsonValue[];
+      const next = last ? node : writable(list[seg] as JsonValue);
+      list[seg] = next;
+      parent = next;
+    } else {
+      const key = typeof seg === "string" ? seg : seg.key;
+      const obj = parent as JsonObject;
+      const next = last ? node : writable(getKey(obj, key) as JsonValue);
+      setKey(obj, key, next);
+      parent = next;
+    }
+  });
+  return top;
 }
 
 function editor(

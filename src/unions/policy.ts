@@ -24,7 +24,6 @@ export interface UpdateSite {
 export interface ApplySite {
   out: JsonObject;
   applied: JsonObject | undefined;
-  live: JsonObject | undefined;
   path: FieldPath;
 }
 
@@ -32,7 +31,7 @@ export interface UnionEditor {
   /** Remove a member's key (even when its value is null). */
   clear(member: UnionMember): void;
   setDiscriminator(value: string): void;
-  /** Copy a member back from the old object. */
+  /** Copy a member back from the old object (update only). */
   restore(member: UnionMember): void;
   /** Why the union was left alone. */
   note(message: string): void;

@@ -1,6 +1,6 @@
 import { type Finding, finding, invalid, notSupported, required } from "../findings/index.js";
 import { child, type FieldPath, formatPath } from "../path/index.js";
-import type { SchemaNode, Union } from "../schema/index.js";
+import type { SchemaNode, Union, UnionMember } from "../schema/index.js";
 import { deepEqual, getKey, type JsonObject, type JsonValue } from "../value/index.js";
 import { allowedValues, discriminatorOf, isSet, selectedMember, setMembers } from "./members.js";
 import { planFor } from "./plan.js";
@@ -33,11 +33,13 @@ export function validateUnions(input: ValidateUnionsInput, options: ValidateUnio
   if (!plan) return [];
   const ratcheting = options.ratcheting ?? true;
   const findings: Finding[] = [];
-  walkUnions(plan, input.object, [input.oldObject], (node, [old], p, path) => {
+  walkUnions(plan, input.object, input.oldObject, (node, old, p, path) => {
     for (const union of p.unions) {
       if (ratcheting && old && unchanged(union, node, old)) continue;
-      findings.push(...validateUnion(union, node, old, path));
+      if (!old && quietlyValid(union, node)) continue;
+      findings.push(...validateUnion(union, node, old, path()));
     }
+    return undefined;
   });
   return findings;
 }
@@ -109,6 +111,23 @@ function validateDiscriminated(
     if (added.length === 1) out.push(invalid(at, d, "must be changed when a different member is set", rule));
   }
   return out;
+}
+
+/**
+ * The common case, decided with a few key lookups: exactly one member set and
+ * selected by a string discriminator, or an at-most-one union with none set.
+ * Unions with the API server's own wording always take the full path.
+ */
+function quietlyValid(union: Union, node: JsonObject): boolean {
+  if (union.wording !== undefined) return false;
+  let set: UnionMember | undefined;
+  for (const m of union.members) {
+    if (!isSet(node, m)) continue;
+    if (set) return false;
+    set = m;
+  }
+  if (union.discriminator === undefined) return set !== undefined || !union.exactlyOne;
+  return set !== undefined && getKey(node, union.discriminator) === set.value;
 }
 
 /** Ratcheting: neither any member's set-ness nor the discriminator changed. */

@@ -105,3 +105,11 @@ export function depthOf(value: unknown): number {
   }
   return max;
 }
+
+/** A copy of the top level only: children are shared. */
+export function shallowCopy<T extends JsonObject | JsonValue[]>(value: T): T {
+  if (Array.isArray(value)) return value.slice() as T;
+  const out: JsonObject = {};
+  for (const key of Object.keys(value)) setKey(out, key, (value as JsonObject)[key] as JsonValue);
+  return out as T;
+}

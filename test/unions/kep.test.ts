@@ -242,11 +242,19 @@ describe("policy kep, update mode", () => {
     expect(result.object).toEqual(wrap({ type: "B", b: {}, y: {} }));
   });
 
-  it("leaves objects without a schema or without unions as a copy", () => {
-    const object = { spec: { strategy: { type: "B", a: {} } } };
-    const result = normalize({ object, schema: undefined });
-    expect(result.object).toEqual(object);
+  it("copies only the nodes on the way to an edit, and nothing when nothing changes", () => {
+    const object = {
+      spec: { strategy: { type: "B", a: {} }, items: [{ name: "p", y: {} }], byKey: { k: { x: "1" } } },
+    };
+    expect(normalize({ object, schema: undefined }).object).toBe(object);
+    expect(normalize({ object, oldObject: object, schema: { ...schema } }).object).toBe(object);
+    const result = normalize({ object, oldObject: { spec: { strategy: { type: "A", a: {} } } }, schema });
+    const spec = (result.object as typeof object).spec;
+    expect(spec.strategy).toEqual({ type: "B" });
     expect(result.object).not.toBe(object);
+    expect(spec.items).toBe(object.spec.items);
+    expect(spec.byKey).toBe(object.spec.byKey);
+    expect(object.spec.strategy).toEqual({ type: "B", a: {} });
   });
 });
 

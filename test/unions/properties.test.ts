@@ -47,11 +47,12 @@ function withoutUnionFields(value: JsonValue): JsonValue {
   const copy = JSON.parse(JSON.stringify(value)) as JsonValue;
   const plan = planFor(schema);
   if (!plan) throw new Error("fixture schema has unions");
-  walkUnions(plan, copy, [], (node: JsonObject, _c, p) => {
+  walkUnions(plan, copy, undefined, (node: JsonObject, _c, p) => {
     for (const u of p.unions) {
       for (const m of u.members) delete node[m.field];
       if (u.discriminator) delete node[u.discriminator];
     }
+    return undefined;
   });
   return copy;
 }
