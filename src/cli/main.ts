@@ -117,13 +117,3 @@ const colors = { error: "\u001b[31m", warning: "\u001b[33m", notice: "\u001b[36m
 function colorize(text: string): string {
   return text.replace(/: (error|warning|notice) /g, (_, s: keyof typeof colors) => `: ${colors[s]}${s}\u001b[0m `);
 }
-
-// Run when executed as the bundled bin (dist/kunion.js), not when imported by tests.
-if (process.argv[1] && /kunion(\.js)?$/.test(process.argv[1])) {
-  const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-  process.exitCode = run(process.argv.slice(2), {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
-    color,
-  });
-}
