@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { createApp } from "./app.js";
+
+const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: things.example.com}
+spec:
+  group: example.com
+  names: {kind: Thing, plural: things}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              a: {type: string}
+              b: {type: string}
+            x-kubernetes-validations:
+            - rule: "[has(self.a),has(self.b)].filter(x,x==true).size() <= 1"
+`;
+const app = createApp({ defaults: [{ path: "things.yaml", text: crd }] });
+const post = (path: string, body: string, type = "application/json") =>
+  app.request(path, { method: "POST", body, headers: { "content-type": type } });
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions that read them
+const json = (res: Response): Promise<any> => res.json();
+
+const recreate = {
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  spec: { strategy: { type: "Recreate", rollingUpdate: { maxSurge: 1 } } },
+};
+
+describe("HTTP app", () => {
+  it("answers /healthz", async () => {
+    const res = await app.request("/healthz");
+    expect(await res.json()).toEqual({ status: "ok" });
+  });
+
+  it("normalizes against the old object", async () => {
+    const oldObject = { ...recreate, spec: { strategy: { type: "RollingUpdate", rollingUpdate: { maxSurge: 1 } } } };
+    const res = await post("/v1/normalize", JSON.stringify({ object: recreate, oldObject }));
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body.object.spec.strategy).toEqual({ type: "Recreate" });
+    expect(body.changes).toEqual([
+      { op: "clear", path: "spec.strategy.rollingUpdate", pointer: "/spec/strategy/rollingUpdate" },
+    ]);
+  });
+
+  it("validates with a deployed CRD, from a YAML body", async () => {
+    const res = await post(
+      "/v1/validate",
+      "object: {apiVersion: example.com/v1, kind: Thing, spec: {a: x, b: y}}\n",
+      "application/yaml",
+    );
+    const body = await json(res);
+    expect(body.valid).toBe(false);
+    expect(body.findings.map((f: { message: string }) => f.message)).toEqual([
+      'spec: Invalid value: "{a, b}": must specify at most one of: `a`, `b`',
+    ]);
+  });
+
+  it.each([
+    ["malformed JSON", "{bad", "application/json", 400, "body"],
+    ["wrong content type", "x", "text/plain", 415, "Content-Type"],
+    ["a body that is not an object", "[1]", "application/json", 400, "body"],
+    ["an object that is not an object", '{"object": 3}', "application/json", 400, "object"],
+    ["an unknown policy", JSON.stringify({ object: recreate, policy: "ssa" }), "application/json", 400, "policy"],
+    ["malformed YAML", "object: [1,\n", "application/yaml", 400, "body"],
+    ["an object without kind", '{"object": {"apiVersion": "v1"}}', "application/json", 422, "object"],
+  ])("refuses %s with a status naming the field", async (_name, body, type, status, field) => {
+    const res = await post("/v1/normalize", body, type);
+    expect(res.status).toBe(status);
+    expect((await json(res)).field).toBe(field);
+  });
+
+  it("refuses a body over 3 MiB with 413", async () => {
+    const res = await post("/v1/validate", JSON.stringify({ object: { pad: "x".repeat(3 * 1024 * 1024) } }));
+    expect(res.status).toBe(413);
+  });
+});
