@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { persistentVolumeSourceMembers, volumeSourceMembers } from "../builtins/registry.js";
 import type { FieldPath } from "../path/index.js";
 import type { MemberKind, Union } from "../schema/index.js";
 import type { JsonObject } from "../value/index.js";
@@ -177,38 +178,7 @@ describe("handler", () => {
 });
 
 describe("volumeSource", () => {
-  const members = [
-    "hostPath",
-    "emptyDir",
-    "gcePersistentDisk",
-    "awsElasticBlockStore",
-    "gitRepo",
-    "secret",
-    "nfs",
-    "iscsi",
-    "glusterfs",
-    "persistentVolumeClaim",
-    "rbd",
-    "flexVolume",
-    "cinder",
-    "cephfs",
-    "flocker",
-    "downwardAPI",
-    "fc",
-    "azureFile",
-    "configMap",
-    "vsphereVolume",
-    "quobyte",
-    "azureDisk",
-    "photonPersistentDisk",
-    "projected",
-    "portworxVolume",
-    "scaleIO",
-    "storageos",
-    "csi",
-    "ephemeral",
-    "image",
-  ];
+  const members = [...volumeSourceMembers];
   const u = union("volumeSource", members);
   const vol = ["spec", "volumes", 1];
 
@@ -240,30 +210,7 @@ describe("volumeSource", () => {
 });
 
 describe("persistentVolumeSource", () => {
-  const u = union("persistentVolumeSource", [
-    "gcePersistentDisk",
-    "awsElasticBlockStore",
-    "hostPath",
-    "glusterfs",
-    "nfs",
-    "rbd",
-    "iscsi",
-    "cinder",
-    "cephfs",
-    "fc",
-    "flocker",
-    "flexVolume",
-    "azureFile",
-    "vsphereVolume",
-    "quobyte",
-    "azureDisk",
-    "photonPersistentDisk",
-    "portworxVolume",
-    "scaleIO",
-    "local",
-    "storageos",
-    "csi",
-  ]);
+  const u = union("persistentVolumeSource", [...persistentVolumeSourceMembers]);
 
   it("uses ValidatePersistentVolumeSpec's order", () => {
     expect(messages(u, { gcePersistentDisk: {}, hostPath: {}, cephfs: {}, csi: {} }, ["spec"])).toEqual([
