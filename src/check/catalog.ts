@@ -1,7 +1,7 @@
 import { builtinSchemaFor } from "../builtins/index.js";
 import { type Crd, isCrd, readCrd } from "../crd/index.js";
 import type { Finding } from "../findings/index.js";
-import { attachGoUnions, fromSMDSchema, parseGoTypes, type SchemaNode } from "../schema/index.js";
+import { attachGoUnions, fromSMDSchema, type GoTypes, parseGoTypes, type SchemaNode } from "../schema/index.js";
 import type { SourceDocument } from "../source/index.js";
 import { getKey, isObject, type JsonValue } from "../value/index.js";
 
@@ -37,14 +37,24 @@ export function buildCatalog(
   const located = (doc: SourceDocument, found: Finding[]) =>
     found.map((f) => ({ ...f, file: doc.file, document: doc.index, ...doc.locate(f.path) }));
 
+  // Go files are parsed once per version folder, however many CRDs use them.
+  const parsedGo = new Map<string, GoTypes>();
+  const goTypesFor = (version: string): GoTypes => {
+    let types = parsedGo.get(version);
+    if (!types) {
+      types = parseGoTypes(goFilesFor(goSources, version));
+      parsedGo.set(version, types);
+    }
+    return types;
+  };
+
   for (const doc of documents) {
     if (isCrd(doc.value)) {
       const { crd, findings: found } = readCrd(doc.value);
       findings.push(...located(doc, found));
       for (const version of crd.versions) {
         if (!version.schema || goSources.length === 0) continue;
-        const types = parseGoTypes(goFilesFor(goSources, version.name));
-        findings.push(...attachGoUnions(version.schema, types, crd.kind));
+        findings.push(...attachGoUnions(version.schema, goTypesFor(version.name), crd.kind));
       }
       crds.push(crd);
     } else if (isSchemaDocument(doc.value)) {
