@@ -8,6 +8,7 @@ import {
   buildCatalog,
   type Catalog,
   depthOf,
+  documentOf,
   type Finding,
   findingToJson,
   isObject,
@@ -15,7 +16,6 @@ import {
   type JsonValue,
   normalize,
   parseSource,
-  type SourceDocument,
   validateUnions,
 } from "../src/index.js";
 
@@ -141,8 +141,7 @@ function enumField<T extends string>(body: JsonObject, name: string, allowed: re
 function catalogFor(body: JsonObject, deployed: Catalog): Catalog {
   const crd = optionalObject(body, "crd");
   if (!crd) return deployed;
-  const doc: SourceDocument = { file: "crd", index: 0, value: crd, locate: () => ({ line: 1, column: 1 }) };
-  const { catalog, findings } = buildCatalog([doc]);
+  const { catalog, findings } = buildCatalog([documentOf(crd, "crd")]);
   const [bad] = findings.filter((f) => f.severity === "error");
   if (bad) throw new RequestError(422, "crd", bad.message);
   return catalog;

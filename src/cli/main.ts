@@ -86,7 +86,18 @@ function normalizeCommand(args: NormalizeArgs, io: Io): number {
     }));
     io.stdout(`${JSON.stringify(out, null, 2)}\n`);
   } else {
-    io.stdout(results.map((r) => stringify(r.object, { aliasDuplicateObjects: false })).join("---\n"));
+    // Each object from its own syntax tree, so comments and layout survive the edits.
+    const texts = results.map((r, i) => {
+      const edits = r.changes.map((c) => ({
+        path: pointerToPath(c.pointer),
+        value: c.op === "clear" ? undefined : c.value,
+      }));
+      // In apply mode the result is the live object merged with the input: it has no text of its own.
+      const rendered = args.mode === "update" ? objects[i]?.doc.render(edits) : undefined;
+      const text = rendered ?? stringify(r.object, { aliasDuplicateObjects: false });
+      return text.endsWith("\n") ? text : `${text}\n`;
+    });
+    io.stdout(texts.join("---\n"));
     // What changed goes to stderr, so stdout stays a clean stream of objects.
     results.forEach((r, i) => {
       const doc = objects[i]?.doc;
@@ -98,7 +109,7 @@ function normalizeCommand(args: NormalizeArgs, io: Io): number {
         const verb = c.op === "clear" ? "cleared" : c.op === "set" ? "set" : "restored";
         io.stderr(`${where(c.pointer)}: ${verb} ${c.path}${c.op === "set" ? ` = ${JSON.stringify(c.value)}` : ""}\n`);
       }
-      for (const n of r.notes) io.stderr(`${r.file}: note: ${n.path}: ${n.message} (${n.union})\n`);
+      for (const n of r.notes) io.stderr(`${where(n.pointer)}: note: ${n.path}: ${n.message} (${n.union})\n`);
     });
   }
   if (errors.length > 0) io.stderr(`${formatText(errors)}\n`);

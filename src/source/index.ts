@@ -42,6 +42,18 @@ export interface SourceDocument {
   value: JsonValue;
   /** Line and column of the node at `path`, or of its nearest existing parent. */
   locate(path: FieldPath): Position;
+  /**
+   * The document's text with edits applied, comments and layout kept; the
+   * original text when there are none. Undefined for a document that only a
+   * lenient reading could parse (its syntax tree is not trustworthy).
+   */
+  render(edits: readonly Edit[]): string | undefined;
+}
+
+/** Set `value` at `path`, or remove what is there when `value` is undefined. */
+export interface Edit {
+  path: FieldPath;
+  value?: JsonValue;
 }
 
 export interface ParsedSource {
@@ -103,9 +115,21 @@ export function parseSource(text: string, file: string, limits: Partial<SourceLi
       findings.push(at(parseError(`document nests deeper than ${lim.maxDepth} levels`), start, index));
       continue;
     }
-    documents.push({ file, index, value, locate: (path) => locateIn(doc, path, position) });
+    const lenient = hard.length > 0;
+    documents.push({
+      file,
+      index,
+      value,
+      locate: (path) => locateIn(doc, path, position),
+      render: (edits) => (lenient ? undefined : render(doc, chunk.text, edits)),
+    });
   }
   return { documents, findings };
+}
+
+/** A document for a value that came without text (an HTTP body field, an API call). */
+export function documentOf(value: JsonValue, file: string): SourceDocument {
+  return { file, index: 0, value, locate: () => ({ line: 1, column: 1 }), render: () => undefined };
 }
 
 interface Chunk {
@@ -183,6 +207,17 @@ function describeYamlError(message: string): string {
     return "too many YAML aliases: the document expands like an alias bomb";
   }
   return first.replace(/ at line \d+, column \d+:?$/, "");
+}
+
+function render(doc: Document, original: string, edits: readonly Edit[]): string {
+  if (edits.length === 0) return original;
+  const copy = doc.clone();
+  for (const { path, value } of edits) {
+    const keys = path.map((seg) => (typeof seg === "object" ? seg.key : seg));
+    if (value === undefined) copy.deleteIn(keys);
+    else copy.setIn(keys, copy.createNode(value));
+  }
+  return copy.toString({ flowCollectionPadding: false });
 }
 
 /** Walks the syntax tree along `path`; stops at the deepest node that exists. */

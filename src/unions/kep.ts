@@ -32,16 +32,16 @@ export const kepPolicy: UnionPolicy = {
     const d = discriminatorOf(out, union);
     if (d !== undefined && d !== discriminatorOf(old, union)) {
       const [only] = added;
+      // On create every set member counts as added; say it the way the user sees it.
+      const said = old ? `\`${union.discriminator}\` changed to "${d}"` : `\`${union.discriminator}\` is "${d}"`;
+      const members = old ? "members were added" : "members are set";
       if (added.length > 1) {
-        edit.note(
-          `\`${union.discriminator}\` changed to "${d}" while several members were added (${fieldList(added)}): left as is`,
-        );
+        edit.note(`${said} while several ${members} (${fieldList(added)}): left as is`);
         return;
       }
       if (only && only.value !== d) {
-        edit.note(
-          `\`${union.discriminator}\` changed to "${d}" but the added member \`${only.field}\` is selected by "${only.value}": left as is`,
-        );
+        const member = old ? `the added member \`${only.field}\`` : `\`${only.field}\``;
+        edit.note(`${said} but ${member} is selected by "${only.value}": left as is`);
         return;
       }
       for (const m of union.members) if (m.value !== d && hasKey(out, m.field)) edit.clear(m);

@@ -44,7 +44,9 @@ export interface Change {
 }
 
 export interface Note {
+  /** The struct holding the union, as a Kubernetes path and as a JSON Pointer. */
   path: string;
+  pointer: string;
   union: string;
   message: string;
 }
@@ -177,7 +179,7 @@ function editor(
       record("restore", child(path, member.field), value);
     },
     note(message) {
-      result.notes.push({ path: formatPath(path), union: union.origin, message });
+      result.notes.push({ path: formatPath(path), pointer: toJsonPointer(path), union: union.origin, message });
     },
     fail(message) {
       result.errors.push(finding({ type: "FieldValueInvalid", path, detail: message, rule: "union" }));

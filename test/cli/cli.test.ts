@@ -100,6 +100,18 @@ describe("kunion normalize", () => {
     expect(stderr).toContain("recreate.yaml:15:5: cleared spec.strategy.rollingUpdate");
   });
 
+  it("keeps comments and layout, and prints unchanged objects byte for byte", () => {
+    const text =
+      "# keep me\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  strategy:\n    type: Recreate # why\n    rollingUpdate: {maxSurge: 1}\n";
+    const untouched = "apiVersion: v1\nkind: ConfigMap   # odd   spacing\ndata: {a: b}\n";
+    const file = tempFile("c.yaml", `${text}---\n${untouched}`);
+    const live = tempFile("live.yaml", text.replace("Recreate", "RollingUpdate"));
+    const { stdout } = kunion("normalize", "--old", live, file);
+    expect(stdout).toBe(
+      `# keep me\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  strategy:\n    type: Recreate # why\n---\n${untouched}`,
+    );
+  });
+
   it("prints objects, changes and notes as JSON", () => {
     const { stdout } = kunion(
       "normalize",

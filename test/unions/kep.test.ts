@@ -28,13 +28,13 @@ const cases: Case[] = [
     name: "create: discriminator with two members is left alone",
     new: { type: "A", a: {}, b: {} },
     out: { type: "A", a: {}, b: {} },
-    note: /changed to "A" while several members were added \(a, b\)/,
+    note: /`type` is "A" while several members are set \(a, b\)/,
   },
   {
     name: "create: an empty value with a member set is a conflict, left alone",
     new: { type: "None", a: {} },
     out: { type: "None", a: {} },
-    note: /added member `a` is selected by "A"/,
+    note: /`type` is "None" but `a` is selected by "A"/,
   },
   {
     name: "create: one member without discriminator gets the discriminator",
