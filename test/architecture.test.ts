@@ -11,10 +11,12 @@ const allowed: Record<string, string[]> = {
   schema: ["value", "path", "findings"],
   source: ["value", "path", "findings", "yaml", "js-yaml"],
   crd: ["schema", "value", "path", "findings"],
-  builtins: ["schema", "path", "findings", "value"],
+  builtins: ["schema", "path", "findings", "value", "kubernetes-models"],
   report: ["findings", "path"],
   unions: ["schema", "value", "path", "findings"],
-  check: ["source", "crd", "builtins", "schema", "unions", "findings", "value", "path"],
+  cel: ["schema", "value", "path", "findings", "@bufbuild/cel", "@bufbuild/re2"],
+  validate: ["schema", "value", "path", "findings", "cel", "@bufbuild/re2"],
+  check: ["source", "crd", "builtins", "schema", "unions", "validate", "findings", "value", "path"],
   cli: ["index", "yaml"],
 };
 
@@ -33,7 +35,12 @@ const importsOf = (file: string) =>
 
 /** The module an import lands in: a folder of src/, `index` for src/index.ts, or the package name. */
 function target(file: string, spec: string): string {
-  if (!spec.startsWith(".")) return spec.startsWith("node:") ? "node:" : spec;
+  if (spec.startsWith("node:")) return "node:";
+  if (!spec.startsWith("."))
+    return spec
+      .split("/")
+      .slice(0, spec.startsWith("@") ? 2 : 1)
+      .join("/");
   const resolved = relative(join(root, "src"), join(root, file, "..", spec));
   return resolved.startsWith("..") ? `face:${resolved}` : (resolved.split("/")[0] as string).replace(/\.js$/, "");
 }

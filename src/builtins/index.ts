@@ -1,5 +1,8 @@
 /**
  * Kubernetes' own kinds: schemas reduced to the paths that lead to a union,
- * and the union registry of unions.md §5. Imports schema.
+ * with the union registry of unions.md §5, and the kinds' schemas (types,
+ * required fields, enums) from kubernetes-models' precompiled validators.
+ * Imports schema, path, findings, value and kubernetes-models.
  */
 export { type BuiltinKind, builtinKinds, builtinSchemaFor } from "./registry.js";
+export { hasBuiltinSchema, validateBuiltin } from "./schemas.js";
