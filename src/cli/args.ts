@@ -13,7 +13,7 @@ Common options:
   --crd P          CRD or SMD schema files or folders (repeatable); CRDs among the inputs count too
   --go-types P     Go API types (*_types.go files or folders) declaring unions (repeatable)
   --old P          the previous revision of the objects (matched by apiVersion/kind/namespace/name)
-  -o, --output F   validate: text | json (default text); normalize: yaml | json (default yaml)
+  -o, --output F   validate: text | json | sarif | github (default text); normalize: yaml | json (default yaml)
   -h, --help       this text
 
 validate:
@@ -99,7 +99,7 @@ export function parseCommandLine(argv: readonly string[]): Args {
     return {
       ...common,
       command,
-      output: oneOf("output", v.output as string | undefined, ["text", "json"], "text"),
+      output: oneOf("output", v.output as string | undefined, ["text", "json", "sarif", "github"], "text"),
       failOn: oneOf("fail-on", v["fail-on"] as string | undefined, ["error", "warning", "never"], "error"),
       ratcheting: v.ratcheting as boolean,
       strict: v.strict as boolean,

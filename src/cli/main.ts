@@ -5,7 +5,9 @@
 import { stringify } from "yaml";
 import {
   failsAt,
+  formatGithub,
   formatJson,
+  formatSarif,
   formatText,
   loadWorkspace,
   normalizeObjects,
@@ -61,9 +63,11 @@ function validate(args: ValidateArgs, io: Io): number {
   const all = [...findings, ...validateObjects(objects, catalog, { old, ratcheting: args.ratcheting })];
   const summary = summarize(all, files, objects.length);
   if (args.output === "json") io.stdout(`${formatJson(all, summary)}\n`);
+  else if (args.output === "sarif") io.stdout(`${formatSarif(all)}\n`);
   else {
-    const text = formatText(all);
-    if (text) io.stdout(`${io.color ? colorize(text) : text}\n`);
+    // `github`: workflow commands the runner turns into annotations; never coloured.
+    const text = args.output === "github" ? formatGithub(all) : formatText(all);
+    if (text) io.stdout(`${io.color && args.output === "text" ? colorize(text) : text}\n`);
     io.stderr(
       `${summary.files} file(s), ${summary.objects} object(s): ${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.notices} notice(s)\n`,
     );

@@ -45,3 +45,6 @@ export function failsAt(findings: readonly Finding[], failOn: Severity | "never"
   const rank: Record<Severity, number> = { error: 0, warning: 1, notice: 2 };
   return findings.some((f) => rank[f.severity] <= rank[failOn]);
 }
+
+export * from "./github.js";
+export * from "./sarif.js";

@@ -1,6 +1,6 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { run } from "../../src/cli/main.js";
@@ -175,5 +175,103 @@ describe("usage and unreadable input", () => {
 
   it("--help prints the usage and exits 0", () => {
     expect(kunion("--help")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: kunion <command>") });
+  });
+});
+
+describe("kunion validate -o sarif and -o github", () => {
+  // Paths as a CI job gives them: relative to the checkout.
+  const invalidRel = relative(process.cwd(), ex("manifests/backups-invalid.yaml"));
+  const crdsRel = relative(process.cwd(), ex("crds"));
+
+  it("-o sarif prints a SARIF 2.1.0 log with a rule per rule id and a region per finding, exit 1", () => {
+    const { code, stdout, stderr } = kunion("validate", "-o", "sarif", "--crd", crdsRel, invalidRel);
+    expect(code).toBe(1);
+    expect(stderr).toBe("");
+    const log = JSON.parse(stdout);
+    expect(log.version).toBe("2.1.0");
+    expect(log.runs).toHaveLength(1);
+    const [run] = log.runs;
+    expect(run.tool.driver.name).toBe("kunion");
+    expect(run.tool.driver.informationUri).toMatch(/^https:\/\//);
+    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(["union"]);
+    const located = run.results.map(
+      (r: {
+        ruleId: string;
+        level: string;
+        locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: object } }>;
+      }) => [
+        r.ruleId,
+        r.level,
+        r.locations[0]?.physicalLocation.artifactLocation.uri,
+        r.locations[0]?.physicalLocation.region,
+      ],
+    );
+    const uri = invalidRel.split(sep).join("/");
+    expect(located).toEqual([
+      ["union", "error", uri, { startLine: 8, startColumn: 3 }],
+      ["union", "error", uri, { startLine: 10, startColumn: 5 }],
+      ["union", "error", uri, { startLine: 12, startColumn: 3 }],
+      ["union", "error", uri, { startLine: 24, startColumn: 3 }],
+    ]);
+    expect(run.results[1].message.text).toBe(
+      'spec.destination.gcs: Invalid value: "": may only be specified when `type` is "GCS"',
+    );
+    expect(run.results[1].properties).toEqual({
+      type: "FieldValueInvalid",
+      field: "spec.destination.gcs",
+      document: 0,
+    });
+  });
+
+  it("-o sarif with no findings is a valid empty run, exit 0", () => {
+    const { code, stdout } = kunion("validate", "-o", "sarif", "--crd", crdsRel, ex("manifests/backups.yaml"));
+    expect(code).toBe(0);
+    const log = JSON.parse(stdout);
+    expect(log.runs[0].results).toEqual([]);
+    expect(log.runs[0].tool.driver.rules).toEqual([]);
+  });
+
+  it("-o github prints one workflow command per finding, notices as ::notice", () => {
+    const unknown = tempFile("w,x.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n");
+    const { code, stdout, stderr } = kunion("validate", "-o", "github", ex("deployment/recreate.yaml"), unknown);
+    expect(code).toBe(1);
+    const lines = stdout.trimEnd().split("\n");
+    expect(lines).toContain(
+      `::error file=${ex("deployment/recreate.yaml")},line=15,col=5,title=kunion union::spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy \`type\` is 'Recreate'`,
+    );
+    expect(lines).toContain(
+      `::notice file=${unknown.replace(",", "%2C")},line=2,col=1,title=kunion schema-missing::kind: No schema known: example.com/v1, Kind=Widget (give its CRD to check it)`,
+    );
+    expect(lines).toHaveLength(2);
+    expect(stderr).toContain("2 file(s), 2 object(s): 1 error(s), 0 warning(s), 1 notice(s)");
+  });
+
+  it("-o github escapes a hostile file name, so it cannot end the command or start another", () => {
+    const file = tempFile(
+      "odd,na:me%\n::warning file=x::pwned.yaml",
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  strategy: {type: Recreate, rollingUpdate: {}}\n",
+    );
+    const { stdout } = kunion("validate", "-o", "github", "--fail-on", "never", file);
+    const escaped = file.replaceAll("%", "%25").replaceAll("\n", "%0A").replaceAll(":", "%3A").replaceAll(",", "%2C");
+    expect(stdout).toBe(
+      `::error file=${escaped},line=5,col=30,title=kunion union::spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy \`type\` is 'Recreate'\n`,
+    );
+  });
+
+  it("-o github never colours, even on a TTY", () => {
+    let stdout = "";
+    run(["validate", "-o", "github", ex("deployment/recreate.yaml")], {
+      stdout: (t) => (stdout += t),
+      stderr: () => {},
+      color: true,
+    });
+    expect(stdout).not.toContain("\u001b[");
+    expect(stdout.startsWith("::error ")).toBe(true);
+  });
+
+  it("-o is checked against the four formats", () => {
+    const { code, stderr } = kunion("validate", "-o", "junit", "x");
+    expect(code).toBe(2);
+    expect(stderr).toContain("--output must be one of text, json, sarif, github");
   });
 });
