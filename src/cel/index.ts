@@ -1,0 +1,79 @@
+/**
+ * CEL for `x-kubernetes-validations`, as the API server evaluates it
+ * (apiextensions-apiserver pkg/apiserver/schema/cel). This module owns the
+ * whole path from a schema node's rules to findings: the declared type of
+ * `self` built from the schema (`types.ts`, property names escaped as the
+ * server does, `escape.ts`), parsing with the syntax @bufbuild/cel lacks
+ * (`syntax.ts`), type checking in cel-go's words (`checker.ts`, declarations in
+ * `decls.ts` and each `lib-*.ts`), the Kubernetes libraries (lists, regex, URL,
+ * quantity, IP/CIDR, format, optional types) on top of @bufbuild/cel's standard
+ * library and strings extension (`env.ts`), typed lazy values with Kubernetes
+ * equality (`values.ts`, `wkt.ts`), runtime cost accounting (`cost.ts`), and
+ * the server's messages (`rules.ts`). Imports value, path, findings,
+ * @bufbuild/cel and @bufbuild/re2.
+ */
+import { type Finding, finding } from "../findings/index.js";
+import type { FieldPath } from "../path/index.js";
+import type { JsonObject, JsonValue } from "../value/index.js";
+import { type CompiledRules, compileRulesImpl, evaluateRulesImpl } from "./rules.js";
+
+export { PER_CALL_LIMIT, RUNTIME_BUDGET } from "./cost.js";
+export { escapeName, unescapeName } from "./escape.js";
+
+/** Compiled `x-kubernetes-validations` of one schema node (opaque: compiled programs + metadata). */
+export interface CelRules {
+  readonly __celRules?: never;
+}
+
+/** Runtime cost budget for one object (API server: 1e7 per object, 1e6 per expression). */
+export interface CelBudget {
+  remaining: number;
+}
+
+/**
+ * Compile the `x-kubernetes-validations` of one schema node (the raw openAPIV3Schema object holding them;
+ * its own `properties`/`items`/`type`/`format`/`x-kubernetes-*` give `self` its type). A rule that does not
+ * parse or type-check, a bad messageExpression, a bad fieldPath → findings under
+ * `schemaPath` + ["x-kubernetes-validations", i, <field>] (type "SchemaError", rule "cel"). Never throws.
+ * Compiled programs are cached by (rule text, type), so 1,000 identical rules compile once.
+ */
+export function compileRules(
+  node: JsonObject,
+  schemaPath: FieldPath,
+): { rules: CelRules | undefined; findings: Finding[] } {
+  try {
+    const { rules, findings } = compileRulesImpl(node, schemaPath);
+    return { rules: rules as CelRules | undefined, findings };
+  } catch (e) {
+    const detail = `internal error compiling rules: ${e instanceof Error ? e.message : String(e)}`;
+    return {
+      rules: undefined,
+      findings: [
+        finding({ type: "SchemaError", path: [...schemaPath, "x-kubernetes-validations"], detail, rule: "cel" }),
+      ],
+    };
+  }
+}
+
+/**
+ * Evaluate against `self` (already defaulted, structurally valid for this node). Transition rules (rules that
+ * reference oldSelf) run only when oldSelf !== undefined, unless optionalOldSelf is true (then oldSelf is an
+ * optional). Failing rules → findings at dataPath (or dataPath + fieldPath when set), in the API server's
+ * words; runtime errors and cost exhaustion → findings too. `budget.remaining` goes negative once the budget
+ * is exhausted; later calls with that budget then do nothing, as the server runs no further rules.
+ * Ratcheting: when oldSelf deep-equals self, failures of rules that do not use oldSelf have severity "warning".
+ */
+export function evaluateRules(
+  rules: CelRules,
+  self: JsonValue,
+  oldSelf: JsonValue | undefined,
+  dataPath: FieldPath,
+  budget: CelBudget,
+): Finding[] {
+  try {
+    return evaluateRulesImpl(rules as CompiledRules, self, oldSelf, dataPath, budget);
+  } catch (e) {
+    const detail = `internal error evaluating rules: ${e instanceof Error ? e.message : String(e)}`;
+    return [finding({ type: "FieldValueInvalid", path: dataPath, detail, rule: "cel" })];
+  }
+}

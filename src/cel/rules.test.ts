@@ -1,0 +1,408 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { parse as parseYaml } from "yaml";
+import type { JsonObject, JsonValue } from "../value/index.js";
+import { escapeName, unescapeName } from "./escape.js";
+import { compileRules, evaluateRules } from "./index.js";
+
+const budget = () => ({ remaining: 10_000_000 });
+
+function compile(node: JsonObject) {
+  const out = compileRules(node, ["spec", "validation", "openAPIV3Schema"]);
+  return out;
+}
+function withRules(schema: JsonObject, ...rules: JsonObject[]): JsonObject {
+  return { ...schema, "x-kubernetes-validations": rules };
+}
+function messages(schema: JsonObject, self: JsonValue, oldSelf?: JsonValue, path = ["spec"]): string[] {
+  const { rules, findings } = compile(schema);
+  expect(findings.map((f) => f.message)).toEqual([]);
+  if (rules === undefined) throw new Error("no rules");
+  return evaluateRules(rules, self, oldSelf, path, budget()).map((f) => f.message);
+}
+
+describe("property name escaping", () => {
+  test("escapes as apiserver/pkg/cel/escaping.go", () => {
+    expect(escapeName("namespace")).toBe("__namespace__");
+    expect(escapeName("in")).toBe("__in__");
+    expect(escapeName("foo-bar")).toBe("foo__dash__bar");
+    expect(escapeName("a.b/c")).toBe("a__dot__b__slash__c");
+    expect(escapeName("x__y")).toBe("x__underscores__y");
+    expect(escapeName("__x")).toBe("__underscores__x");
+    expect(escapeName("plain_name1")).toBe("plain_name1");
+    expect(escapeName("1abc")).toBeUndefined();
+    expect(escapeName("a b")).toBeUndefined();
+    expect(escapeName("a:b")).toBeUndefined();
+    expect(unescapeName("foo__dash__bar__dot__baz")).toBe("foo-bar.baz");
+    expect(unescapeName("__namespace__")).toBe("namespace");
+  });
+  test("escaped names in rules; unescapable names are not accessible", () => {
+    const schema = withRules(
+      {
+        type: "object",
+        properties: {
+          namespace: { type: "string" },
+          "foo-bar": { type: "integer" },
+          "a.b": { type: "string" },
+          "x y": { type: "string" },
+        },
+      },
+      { rule: "self.__namespace__ == 'ns' && self.foo__dash__bar == 1 && self.a__dot__b == 'v'" },
+    );
+    expect(messages(schema, { namespace: "ns", "foo-bar": 1, "a.b": "v" })).toEqual([]);
+    expect(messages(schema, { namespace: "other", "foo-bar": 1, "a.b": "v" })).toEqual([
+      `spec: Invalid value: "object": failed rule: self.__namespace__ == 'ns' && self.foo__dash__bar == 1 && self.a__dot__b == 'v'`,
+    ]);
+    const bad = compile(
+      withRules({ type: "object", properties: { namespace: { type: "string" } } }, { rule: "self.namespace == 'x'" }),
+    );
+    expect(bad.findings[0]?.detail).toContain("undefined field 'namespace'");
+    const spaced = compile(
+      withRules({ type: "object", properties: { "x y": { type: "string" } } }, { rule: "has(self.x)" }),
+    );
+    expect(spaced.findings[0]?.detail).toContain("undefined field 'x'");
+  });
+  test("crossplane Usage: cross-namespace rule with __namespace__", () => {
+    const crd = parseYaml(
+      readFileSync("/work/shared/corpus/crossplane/crds/protection.crossplane.io_usages.yaml", "utf8"),
+    );
+    const spec = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec as JsonObject;
+    const { rules, findings } = compileRules(spec, ["spec"]);
+    expect(findings).toEqual([]);
+    const of = {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      resourceRef: { name: "using-resource", namespace: "crossplane-system" },
+    };
+    const out = evaluateRules(rules!, { replayDeletion: true, of, reason: "protected" }, undefined, ["spec"], budget());
+    expect(out.map((f) => f.message)).toEqual([
+      'spec: Invalid value: "object": cross-namespace "spec.of" is not allowed without "spec.by" resource.',
+    ]);
+    const sameNs = { ...of, resourceRef: { name: "using-resource" } };
+    expect(evaluateRules(rules!, { of: sameNs, reason: "r" }, undefined, ["spec"], budget())).toEqual([]);
+    const withBy = { of, by: { apiVersion: "v1", kind: "Pod", resourceRef: { name: "p" } } };
+    expect(evaluateRules(rules!, withBy, undefined, ["spec"], budget())).toEqual([]);
+  });
+});
+
+describe("values are typed from the schema", () => {
+  const schema = (rule: string) =>
+    withRules(
+      {
+        type: "object",
+        properties: {
+          i: { type: "integer" },
+          n: { type: "number" },
+          ios: { "x-kubernetes-int-or-string": true },
+          ts: { type: "string", format: "date-time" },
+          d: { type: "string", format: "date" },
+          dur: { type: "string", format: "duration" },
+          b: { type: "string", format: "byte" },
+          set: { type: "array", items: { type: "string" }, "x-kubernetes-list-type": "set" },
+          atomic: { type: "array", items: { type: "string" } },
+          ml: {
+            type: "array",
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": ["name"],
+            items: { type: "object", properties: { name: { type: "string" }, v: { type: "integer" } } },
+          },
+          labels: { type: "object", additionalProperties: { type: "string" } },
+        },
+      },
+      { rule },
+    );
+  const ok = (rule: string, self: JsonValue, old?: JsonValue) => expect(messages(schema(rule), self, old)).toEqual([]);
+  const bad = (rule: string, self: JsonValue, old?: JsonValue) =>
+    expect(messages(schema(rule), self, old)).toHaveLength(1);
+
+  test("integer → int, number → double (ints in a number field are doubles)", () => {
+    ok("type(self.i) == int && self.i == 3", { i: 3 });
+    ok("type(self.n) == double && self.n == 3.0 && self.n > 2", { n: 3 });
+    const err = compile(schema("self.n == 3"));
+    expect(err.findings[0]?.detail).toContain("found no matching overload for '_==_' applied to '(double, int)'");
+  });
+  test("int-or-string is dyn: int or string at run time", () => {
+    ok("type(self.ios) == int && self.ios == 80", { ios: 80 });
+    ok("type(self.ios) == string && self.ios.endsWith('%')", { ios: "50%" });
+  });
+  test("date-time and date → timestamp, duration → duration, byte → bytes", () => {
+    ok("self.ts == timestamp('2024-05-01T10:00:00Z') && self.ts.getMonth() == 4", { ts: "2024-05-01T12:00:00+02:00" });
+    ok("self.ts > timestamp('2024-01-01T00:00:00Z')", { ts: "2024-05-01T12:00:00.5Z" });
+    ok("self.d == timestamp('2024-05-01T00:00:00Z')", { d: "2024-05-01" });
+    ok("self.dur == duration('90m') && self.dur > duration('1h')", { dur: "1h30m" });
+    ok("self.b == b'hello' && size(self.b) == 5", { b: "aGVsbG8=" });
+  });
+  test("list-type set and map compare as sets and maps; atomic lists in order", () => {
+    ok("self.set == oldSelf.set", { set: ["a", "b"] }, { set: ["b", "a"] });
+    bad("self.atomic == oldSelf.atomic", { atomic: ["a", "b"] }, { atomic: ["b", "a"] });
+    ok(
+      "self.ml == oldSelf.ml",
+      {
+        ml: [
+          { name: "x", v: 1 },
+          { name: "y", v: 2 },
+        ],
+      },
+      {
+        ml: [
+          { name: "y", v: 2 },
+          { name: "x", v: 1 },
+        ],
+      },
+    );
+    bad(
+      "self.ml == oldSelf.ml",
+      {
+        ml: [
+          { name: "x", v: 1 },
+          { name: "y", v: 2 },
+        ],
+      },
+      {
+        ml: [
+          { name: "y", v: 3 },
+          { name: "x", v: 1 },
+        ],
+      },
+    );
+  });
+  test("maps (additionalProperties) and objects", () => {
+    ok("self.labels['app.kubernetes.io/name'] == 'x' && 'app.kubernetes.io/name' in self.labels", {
+      labels: { "app.kubernetes.io/name": "x" },
+    });
+    ok("self.labels.all(k, k.contains('/'))", { labels: { "a/b": "1", "c/d": "2" } });
+  });
+  test("field presence: absent fields are absent, accessing them is a runtime error", () => {
+    ok("!has(self.i) && has(self.n)", { n: 1 });
+    expect(messages(schema("self.i == 1"), { n: 1 })).toEqual([
+      'spec: Invalid value: "object": no such key: i evaluating rule: self.i == 1',
+    ]);
+  });
+  test("embedded resources and the resource root see apiVersion, kind, metadata.name", () => {
+    const root = withRules(
+      {
+        type: "object",
+        properties: { apiVersion: { type: "string" }, kind: { type: "string" }, metadata: { type: "object" } },
+      },
+      { rule: "self.metadata.name.startsWith('x') && self.kind == 'K'" },
+    );
+    expect(messages(root, { apiVersion: "v1", kind: "K", metadata: { name: "xy", labels: { a: "b" } } })).toEqual([]);
+    const embedded = withRules(
+      { type: "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true },
+      { rule: "self.kind == 'Pod'" },
+    );
+    expect(messages(embedded, { apiVersion: "v1", kind: "Pod", metadata: {} })).toEqual([]);
+  });
+});
+
+describe("transition rules", () => {
+  test("self == oldSelf runs only on update", () => {
+    const schema = withRules({ type: "string" }, { rule: "self == oldSelf", message: "Value is immutable" });
+    expect(messages(schema, "a")).toEqual([]);
+    expect(messages(schema, "a", "a")).toEqual([]);
+    expect(messages(schema, "b", "a", ["spec", "group"])).toEqual([
+      'spec.group: Invalid value: "string": Value is immutable',
+    ]);
+  });
+  test("crossplane MRD state: oldSelf != 'Active'", () => {
+    const crd = parseYaml(
+      readFileSync(
+        "/work/shared/corpus/crossplane/crds/apiextensions.crossplane.io_managedresourcedefinitions.yaml",
+        "utf8",
+      ),
+    );
+    const state = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.state as JsonObject;
+    const { rules, findings } = compileRules(state, ["spec", "state"]);
+    expect(findings).toEqual([]);
+    const path = ["spec", "state"];
+    expect(evaluateRules(rules!, "Active", "Inactive", path, budget())).toEqual([]);
+    expect(evaluateRules(rules!, "Active", "Active", path, budget())).toEqual([]);
+    expect(evaluateRules(rules!, "Inactive", undefined, path, budget())).toEqual([]);
+    expect(evaluateRules(rules!, "Inactive", "Active", path, budget()).map((f) => f.message)).toEqual([
+      'spec.state: Invalid value: "string": state cannot be changed once it becomes Active',
+    ]);
+  });
+  test("ratcheting: an unchanged value only warns about rules without oldSelf", () => {
+    const schema = withRules(
+      { type: "string" },
+      { rule: "self.size() < 3", message: "too long" },
+      { rule: "self == oldSelf", message: "immutable" },
+    );
+    const { rules } = compile(schema);
+    const unchanged = evaluateRules(rules!, "abcd", "abcd", ["spec"], budget());
+    expect(unchanged.map((f) => [f.severity, f.message])).toEqual([
+      ["warning", 'spec: Invalid value: "string": too long'],
+    ]);
+    const changed = evaluateRules(rules!, "abcd", "abcde", ["spec"], budget());
+    expect(changed.map((f) => [f.severity, f.detail])).toEqual([
+      ["error", "too long"],
+      ["error", "immutable"],
+    ]);
+  });
+  test("optionalOldSelf makes oldSelf an optional and runs on create", () => {
+    const schema = withRules(
+      { type: "integer" },
+      { rule: "!oldSelf.hasValue() || self >= oldSelf.value()", message: "must not decrease", optionalOldSelf: true },
+    );
+    expect(messages(schema, 3)).toEqual([]);
+    expect(messages(schema, 3, 2)).toEqual([]);
+    expect(messages(schema, 1, 2)).toEqual(['spec: Invalid value: "integer": must not decrease']);
+    const unused = compile(withRules({ type: "integer" }, { rule: "self > 0", optionalOldSelf: true }));
+    expect(unused.findings.map((f) => f.detail)).toEqual(["may not be set if oldSelf is not used in rule"]);
+  });
+});
+
+describe("messages, messageExpression, reason, fieldPath", () => {
+  const obj = {
+    type: "object",
+    properties: {
+      a: { type: "integer" },
+      b: { type: "object", properties: { c: { type: "string" } } },
+      m: { type: "object", additionalProperties: { type: "string" } },
+    },
+  };
+  test("default message and the type name as the bad value", () => {
+    expect(messages(withRules(obj, { rule: "self.a > 1" }), { a: 1 })).toEqual([
+      'spec: Invalid value: "object": failed rule: self.a > 1',
+    ]);
+    expect(
+      messages(withRules({ type: "array", items: { type: "string" } }, { rule: "size(self) > 1" }), ["x"]),
+    ).toEqual(['spec: Invalid value: "array": failed rule: size(self) > 1']);
+    expect(messages(withRules({ "x-kubernetes-int-or-string": true }, { rule: "type(self) == int" }), "x")).toEqual([
+      'spec: Invalid value: "": failed rule: type(self) == int',
+    ]);
+  });
+  test("messageExpression, with fallback to message", () => {
+    const s = withRules(obj, { rule: "self.a > 1", message: "static", messageExpression: "'a is ' + string(self.a)" });
+    expect(messages(s, { a: 1 })).toEqual(['spec: Invalid value: "object": a is 1']);
+    const empty = withRules(obj, { rule: "self.a > 1", message: "static", messageExpression: "''" });
+    expect(messages(empty, { a: 1 })).toEqual(['spec: Invalid value: "object": static']);
+    const failing = withRules(obj, { rule: "self.a > 1", message: "static", messageExpression: "self.b.c" });
+    expect(messages(failing, { a: 1 })).toEqual(['spec: Invalid value: "object": static']);
+    const notString = compile(withRules(obj, { rule: "self.a > 1", messageExpression: "self.a" }));
+    expect(notString.findings.map((f) => [f.field, f.detail])).toEqual([
+      [
+        "spec.validation.openAPIV3Schema.x-kubernetes-validations[0].messageExpression",
+        "messageExpression must evaluate to a string",
+      ],
+    ]);
+  });
+  test("reason changes the error type and wording", () => {
+    const r = (reason: string) =>
+      messages(withRules(obj, { rule: "self.a > 1", message: "too small", reason }), { a: 1 });
+    expect(r("FieldValueForbidden")).toEqual(["spec: Forbidden: too small"]);
+    expect(r("FieldValueRequired")).toEqual(["spec: Required value: too small"]);
+    expect(r("FieldValueDuplicate")).toEqual(['spec: Duplicate value: "object"']);
+    expect(r("FieldValueInvalid")).toEqual(['spec: Invalid value: "object": too small']);
+    const bad = compile(withRules(obj, { rule: "self.a > 1", reason: "Nope" }));
+    expect(bad.findings[0]?.field).toBe("spec.validation.openAPIV3Schema.x-kubernetes-validations[0].reason");
+  });
+  test("fieldPath is appended to the data path", () => {
+    const out = (fieldPath: string) =>
+      evaluateRules(
+        compile(withRules(obj, { rule: "false", message: "m", fieldPath })).rules!,
+        { a: 1, b: { c: "x" }, m: { "k.x": "v" } },
+        undefined,
+        ["spec"],
+        budget(),
+      ).map((f) => f.message);
+    expect(out(".b.c")).toEqual(['spec.b.c: Invalid value: "object": m']);
+    expect(out(".b['c']")).toEqual(['spec.b.c: Invalid value: "object": m']);
+    expect(out(".m['k.x']")).toEqual(['spec.m[k.x]: Invalid value: "object": m']);
+    const bad = compile(withRules(obj, { rule: "false", fieldPath: ".nope" }));
+    expect(bad.findings.map((f) => [f.field, f.detail])).toEqual([
+      ["spec.validation.openAPIV3Schema.x-kubernetes-validations[0].fieldPath", "fieldPath must be a valid path"],
+    ]);
+  });
+  test("runtime errors are findings", () => {
+    expect(messages(withRules(obj, { rule: "self.a / 0 == 1" }), { a: 1 })).toEqual([
+      'spec: Invalid value: "object": division by zero evaluating rule: self.a / 0 == 1',
+    ]);
+  });
+});
+
+describe("compile errors are SchemaError findings", () => {
+  const obj = {
+    type: "object",
+    properties: { a: { type: "integer" }, l: { type: "array", items: { type: "string" } } },
+  };
+  const detail = (rule: string) => {
+    const out = compile(withRules(obj, { rule }));
+    expect(out.rules).toBeUndefined();
+    expect(out.findings.every((f) => f.type === "SchemaError" && f.rule === "cel")).toBe(true);
+    return out.findings.map((f) => f.detail).join("\n");
+  };
+  test("parse, type and result errors", () => {
+    expect(detail("self.a >")).toMatch(/^compilation failed: ERROR: <input>:1:\d+: Syntax error/);
+    expect(detail("self.b == 1")).toBe(
+      "compilation failed: ERROR: <input>:1:5: undefined field 'b'\n | self.b == 1\n | ....^",
+    );
+    expect(detail("foo == 1")).toContain("undeclared reference to 'foo' (in container '')");
+    expect(detail("self.a.startsWith('x')")).toContain(
+      "found no matching overload for 'startsWith' applied to 'int.(string)'",
+    );
+    expect(detail("self.a")).toBe("cel expression must evaluate to a bool");
+    expect(detail("[1, 'a'].size() == 2")).toContain("expected type 'int' but found 'string'");
+    expect(detail("self.a.all(x, true)")).toContain("cannot be the range of a comprehension");
+    expect(detail("")).toBe("rule is not specified");
+    const f = compile(withRules(obj, { rule: "self.b == 1" })).findings[0]!;
+    expect(f.path).toEqual(["spec", "validation", "openAPIV3Schema", "x-kubernetes-validations", 0, "rule"]);
+  });
+  test("the other rules of the node still compile", () => {
+    const out = compile(withRules(obj, { rule: "self.b == 1" }, { rule: "self.a > 0" }));
+    expect(out.findings).toHaveLength(1);
+    expect(evaluateRules(out.rules!, { a: 0 }, undefined, ["spec"], budget()).map((f) => f.detail)).toEqual([
+      "failed rule: self.a > 0",
+    ]);
+  });
+  test("1,000 identical rules compile once (cache by rule text and type)", () => {
+    const make = () =>
+      withRules(
+        { type: "object", properties: { x: { type: "string" }, y: { type: "string" }, n: { type: "integer" } } },
+        { rule: "has(self.x) && self.x.matches('^[a-z]+$') && self.y.size() < 10 && self.n > 0 && self.x != self.y" },
+      );
+    compile(make());
+    const start = performance.now();
+    for (let i = 0; i < 1000; i++) expect(compile(make()).findings).toEqual([]);
+    expect(performance.now() - start).toBeLessThan(500);
+  });
+});
+
+describe("cost limits", () => {
+  const list = Array.from({ length: 10_000 }, (_, i) => `item-${i}`);
+  const schema = withRules(
+    { type: "array", items: { type: "string" } },
+    { rule: "self.all(x, self.all(y, self.all(z, true)))" },
+  );
+  test("a runaway rule stops fast with the per-call limit message", () => {
+    const { rules } = compile(schema);
+    const b = budget();
+    const start = performance.now();
+    const out = evaluateRules(rules!, list, undefined, ["spec", "items"], b);
+    expect(performance.now() - start).toBeLessThan(1000);
+    expect(out.map((f) => f.message)).toEqual([
+      `spec.items: Invalid value: "array": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: self.all(x, self.all(y, self.all(z, true)))`,
+    ]);
+    expect(b.remaining).toBeLessThan(0);
+    // nothing further runs with an exhausted budget
+    expect(evaluateRules(rules!, list, undefined, ["spec", "items"], b)).toEqual([]);
+  });
+  test("running out of the per-object budget", () => {
+    const { rules } = compile(schema);
+    const start = performance.now();
+    const out = evaluateRules(rules!, list, undefined, ["spec"], { remaining: 50_000 });
+    expect(performance.now() - start).toBeLessThan(1000);
+    expect(out.map((f) => f.message)).toEqual([
+      'spec: Invalid value: "array": validation failed due to running out of cost budget, no further validation rules will be run',
+    ]);
+  });
+  test("cheap rules consume a little of the budget", () => {
+    const { rules } = compile(
+      withRules({ type: "array", items: { type: "string" } }, { rule: "self.all(x, x.size() < 20)" }),
+    );
+    const b = budget();
+    expect(evaluateRules(rules!, list, undefined, ["spec"], b)).toEqual([]);
+    expect(b.remaining).toBeLessThan(10_000_000 - 10_000);
+    expect(b.remaining).toBeGreaterThan(10_000_000 - 200_000);
+  });
+});

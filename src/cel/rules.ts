@@ -1,0 +1,488 @@
+/**
+ * Compiling and evaluating the `x-kubernetes-validations` of one schema node,
+ * as apiextensions-apiserver does (pkg/apiserver/schema/cel: compilation.go,
+ * validation.go; CRD validation of the rule fields), with its messages.
+ */
+import { type CelValue, isCelError, plan } from "@bufbuild/cel";
+import { type Finding, type FindingType, finding } from "../findings/index.js";
+import type { FieldPath, PathSegment } from "../path/index.js";
+import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import { Checker, type Expr, formatIssue, formatIssues } from "./checker.js";
+import { CostExceeded, Meter, PER_CALL_LIMIT, withMeter } from "./cost.js";
+import { ENV, FUNCTIONS } from "./env.js";
+import { NONE, OptionalValue } from "./lib-optional.js";
+import { instrument, parseRule, SyntaxErrorAt, walk } from "./syntax.js";
+import { BOOL, type CelT, optionalOf, STRING, schemaType, schemaTypeName, typeKey } from "./types.js";
+import { asCel, toCelValue } from "./values.js";
+
+/** A compiled expression: planned program and what it needs. */
+interface Program {
+  run: (bindings: Record<string, unknown>) => unknown;
+  usesOldSelf: boolean;
+  baseCost: number;
+}
+
+interface CompiledRule {
+  index: number;
+  rule: string;
+  message: string | undefined;
+  program: Program;
+  messageExpression: Program | undefined;
+  messageExpressionText: string;
+  reason: FindingType;
+  fieldPath: PathSegment[];
+  optionalOldSelf: boolean;
+}
+
+export class CompiledRules {
+  constructor(
+    readonly selfType: CelT,
+    readonly typeName: string,
+    readonly rules: readonly CompiledRule[],
+  ) {}
+}
+
+const REASONS: Record<string, FindingType> = {
+  FieldValueInvalid: "FieldValueInvalid",
+  FieldValueForbidden: "FieldValueForbidden",
+  FieldValueRequired: "FieldValueRequired",
+  FieldValueDuplicate: "FieldValueDuplicate",
+};
+
+const programCache = new Map<string, Program | string>();
+const CACHE_LIMIT = 20_000;
+
+function referencesOldSelf(e: Expr): boolean {
+  // comprehension variables named oldSelf shadow the variable; such rules are rare enough to treat conservatively
+  let found = false;
+  walk(e, (x) => {
+    if (x.exprKind.case === "identExpr" && x.exprKind.value.name === "oldSelf") found = true;
+  });
+  return found;
+}
+
+const syntaxPos = /^<input>:(\d+):(\d+): ([\s\S]*)$/;
+
+/** Parses, checks and plans `text`; a string is the compile error detail (without the "compilation failed" prefix). */
+function compileProgram(text: string, vars: ReadonlyMap<string, CelT>, want: CelT): Program | string {
+  const key = `${want.k}\u0000${[...vars].map(([n, t]) => `${n}=${typeKey(t)}`).join("\u0000")}\u0000${text}`;
+  const hit = programCache.get(key);
+  if (hit !== undefined) return hit;
+  const out = compileUncached(text, vars, want);
+  if (programCache.size >= CACHE_LIMIT) programCache.clear();
+  programCache.set(key, out);
+  return out;
+}
+
+function compileUncached(text: string, vars: ReadonlyMap<string, CelT>, want: CelT): Program | string {
+  let parsed: ReturnType<typeof parseRule>;
+  try {
+    parsed = parseRule(text);
+  } catch (e) {
+    if (e instanceof SyntaxErrorAt) {
+      const m = syntaxPos.exec(e.message);
+      if (m !== null) {
+        // bufbuild positions are in the preprocessed text: map line/column back through the offset table
+        const line = Number(m[1]);
+        const col = Number(m[2]);
+        const lines = e.text.split("\n");
+        let offset = 0;
+        for (let i = 0; i < line - 1 && i < lines.length; i++) offset += (lines[i] as string).length + 1;
+        offset = e.toOriginal(offset + col - 1);
+        return `compilation failed: ${formatIssue(text, offset, `Syntax error: ${m[3]}`)}`;
+      }
+      return `compilation failed: ERROR: <input>:1:1: Syntax error: ${e.message}`;
+    }
+    return `compilation failed: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  const checker = new Checker(FUNCTIONS, parsed.positions);
+  let t: CelT;
+  try {
+    t = checker.check(parsed.expr, vars);
+  } catch (e) {
+    return `compilation failed: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  if (checker.issues.length > 0) return `compilation failed: ${formatIssues(text, checker.issues)}`;
+  if (t.k !== want.k) return want.k === "bool" ? "cel expression must evaluate to a bool" : "must evaluate to a string";
+  const inst = instrument(parsed.expr);
+  let run: Program["run"];
+  try {
+    const p = plan(ENV, inst.expr);
+    run = (b) => p(b as never);
+  } catch (e) {
+    return `compilation failed: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  return { run, usesOldSelf: referencesOldSelf(parsed.expr), baseCost: inst.baseCost };
+}
+
+const hasNewlines = (s: string) => /[\n\r]/.test(s);
+
+/** Resource root: a node declaring apiVersion, kind and metadata gets the server's `WithTypeAndObjectMeta`. */
+function isResourceRoot(node: JsonObject): boolean {
+  const props = getKey(node, "properties");
+  return isObject(props) && ["apiVersion", "kind", "metadata"].every((k) => getKey(props, k) !== undefined);
+}
+
+function unescapeSingleQuote(s: string): string | undefined {
+  let out = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charAt(i);
+    if (c === "\\") {
+      const n = s.charAt(i + 1);
+      if (n !== "\\" && n !== "'") return undefined;
+      out += n;
+      i++;
+    } else if (c === "'") return undefined;
+    else out += c;
+  }
+  return out;
+}
+
+/** `ValidFieldPath`: the relative path of `fieldPath` in `node`, or an error message. */
+export function validFieldPath(fieldPath: string, node: JsonObject): PathSegment[] | string {
+  const tokens: string[] = [];
+  let cur = "";
+  let inQuote = false;
+  for (let i = 0; i < fieldPath.length; i++) {
+    const c = fieldPath.charAt(i);
+    if (inQuote) {
+      cur += c;
+      if (c === "\\") {
+        cur += fieldPath.charAt(i + 1);
+        i++;
+      } else if (c === "'") inQuote = false;
+      continue;
+    }
+    if (c === "'") {
+      inQuote = true;
+      cur += c;
+    } else if (c === "." || c === "[" || c === "]") {
+      if (cur !== "") tokens.push(cur);
+      cur = "";
+      tokens.push(c);
+    } else cur += c;
+  }
+  if (cur !== "") tokens.push(cur);
+  if (tokens.length === 0) return "must be non-empty";
+  let schema: JsonObject = node;
+  const out: PathSegment[] = [];
+  const step = (name: string): string | undefined => {
+    const props = getKey(schema, "properties");
+    const ap = getKey(schema, "additionalProperties");
+    if (isObject(props)) {
+      const s = getKey(props, name);
+      if (!isObject(s)) return "does not refer to a valid field";
+      schema = s;
+      out.push(name);
+    } else if (isObject(ap)) {
+      schema = ap;
+      out.push({ key: name });
+    } else return "does not refer to a valid field";
+    return undefined;
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i] as string;
+    if (tok === ".") continue;
+    if (tok === "]") return "unexpected ]";
+    if (tok === "[") {
+      const q = tokens[i + 1];
+      if (q === undefined) return "unexpected end of JSON path";
+      if (q.length < 2 || !q.startsWith("'") || !q.endsWith("'")) return `expected single quoted string but got ${q}`;
+      const name = unescapeSingleQuote(q.slice(1, -1));
+      if (name === undefined) return "invalid string literal";
+      const err = step(name);
+      if (err !== undefined) return err;
+      if (tokens[i + 2] !== "]") return "expected ] at the end of subscript";
+      i += 2;
+      continue;
+    }
+    const err = step(tok);
+    if (err !== undefined) return err;
+  }
+  return out;
+}
+
+type Out = { rules: CompiledRules | undefined; findings: Finding[] };
+
+function schemaFinding(
+  path: FieldPath,
+  detail: string,
+  type: FindingType = "SchemaError",
+  badValue?: unknown,
+): Finding {
+  return finding({ type, path, detail, rule: "cel", badValue });
+}
+
+export function compileRulesImpl(node: JsonObject, schemaPath: FieldPath): Out {
+  const findings: Finding[] = [];
+  const list = getKey(node, "x-kubernetes-validations");
+  if (!Array.isArray(list) || list.length === 0) return { rules: undefined, findings };
+  const base = [...schemaPath, "x-kubernetes-validations"];
+  const selfType = schemaType(node, isResourceRoot(node));
+  if (selfType === undefined) {
+    findings.push(
+      schemaFinding(
+        base,
+        `failed to compile x-kubernetes-validations rules: rule declared on schema that does not support validation rules type: '${schemaTypeName(node)}' x-kubernetes-preserve-unknown-fields: '${getKey(node, "x-kubernetes-preserve-unknown-fields") === true}'`,
+      ),
+    );
+    return { rules: undefined, findings };
+  }
+  const compiled: CompiledRule[] = [];
+  list.forEach((raw: JsonValue, index) => {
+    const at = (field: string) => [...base, index, field];
+    if (!isObject(raw)) {
+      findings.push(schemaFinding([...base, index], "must be an object"));
+      return;
+    }
+    const ruleText = getKey(raw, "rule");
+    const rule = typeof ruleText === "string" ? ruleText : "";
+    const msgRaw = getKey(raw, "message");
+    const message = typeof msgRaw === "string" ? msgRaw : undefined;
+    const msgExprRaw = getKey(raw, "messageExpression");
+    const messageExpression = typeof msgExprRaw === "string" ? msgExprRaw : "";
+    const reasonRaw = getKey(raw, "reason");
+    const fieldPathRaw = getKey(raw, "fieldPath");
+    const optionalOldSelf = getKey(raw, "optionalOldSelf") === true;
+    let ok = true;
+    const trimmedMsg = (message ?? "").trim();
+    if (rule.trim() === "") {
+      findings.push(schemaFinding(at("rule"), "rule is not specified"));
+      return;
+    }
+    if (message !== undefined && message.length > 0 && trimmedMsg === "") {
+      findings.push(schemaFinding(at("message"), "message must be non-empty if specified"));
+    } else if (hasNewlines(trimmedMsg)) {
+      findings.push(schemaFinding(at("message"), "message must not contain line breaks"));
+    } else if (hasNewlines(rule.trim()) && trimmedMsg === "" && messageExpression.trim() === "") {
+      findings.push(schemaFinding(at("message"), "message must be specified if rule contains line breaks"));
+    }
+    if (messageExpression.length > 0 && messageExpression.trim() === "") {
+      findings.push(schemaFinding(at("messageExpression"), "messageExpression must be non-empty if specified"));
+    }
+    let reason: FindingType = "FieldValueInvalid";
+    if (reasonRaw !== undefined && reasonRaw !== null) {
+      const r = typeof reasonRaw === "string" ? REASONS[reasonRaw] : undefined;
+      if (r === undefined) {
+        findings.push(
+          schemaFinding(
+            at("reason"),
+            `Unsupported value: ${JSON.stringify(reasonRaw)}: supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`,
+          ),
+        );
+      } else reason = r;
+    }
+    let fieldPath: PathSegment[] = [];
+    if (typeof fieldPathRaw === "string" && fieldPathRaw.length > 0) {
+      if (fieldPathRaw.trim() === "") {
+        findings.push(schemaFinding(at("fieldPath"), "fieldPath must be non-empty if specified"));
+      } else if (hasNewlines(fieldPathRaw)) {
+        findings.push(schemaFinding(at("fieldPath"), "fieldPath must not contain line breaks"));
+      } else {
+        const fp = validFieldPath(fieldPathRaw.trim(), node);
+        if (typeof fp === "string") findings.push(schemaFinding(at("fieldPath"), "fieldPath must be a valid path"));
+        else fieldPath = fp;
+      }
+    }
+    const vars = new Map<string, CelT>([
+      ["self", selfType],
+      ["oldSelf", optionalOldSelf ? optionalOf(selfType) : selfType],
+    ]);
+    const program = compileProgram(rule, vars, BOOL);
+    if (typeof program === "string") {
+      findings.push(schemaFinding(at("rule"), program));
+      ok = false;
+    } else if (optionalOldSelf && !program.usesOldSelf) {
+      findings.push(schemaFinding(at("optionalOldSelf"), "may not be set if oldSelf is not used in rule"));
+    }
+    let msgProgram: Program | undefined;
+    if (messageExpression.trim() !== "") {
+      const p = compileProgram(messageExpression, vars, STRING);
+      if (typeof p === "string")
+        findings.push(
+          schemaFinding(
+            at("messageExpression"),
+            p.startsWith("compilation failed: ")
+              ? `messageExpression ${p}`
+              : p === "must evaluate to a string"
+                ? "messageExpression must evaluate to a string"
+                : p,
+          ),
+        );
+      else msgProgram = p;
+    }
+    if (!ok || typeof program === "string") return;
+    compiled.push({
+      index,
+      rule,
+      message,
+      program,
+      messageExpression: msgProgram,
+      messageExpressionText: messageExpression,
+      reason,
+      fieldPath,
+      optionalOldSelf,
+    });
+  });
+  if (compiled.length === 0) return { rules: undefined, findings };
+  return { rules: new CompiledRules(selfType, schemaTypeName(node), compiled), findings };
+}
+
+const ruleErrorString = (r: CompiledRule) => (r.message && r.message.trim() !== "" ? r.message.trim() : r.rule.trim());
+const ruleMessageOrDefault = (r: CompiledRule) =>
+  r.message && r.message.trim() !== "" ? r.message.trim() : `failed rule: ${r.rule.trim()}`;
+
+/** cel-go's wording of runtime errors @bufbuild/cel words differently. */
+function errorText(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  const fieldMissing = /^field not found: (.*)$/.exec(msg);
+  if (fieldMissing) return `no such key: ${fieldMissing[1]}`;
+  const index = /^index (-?\d+) out of bounds/.exec(msg);
+  if (index) return `index out of bounds: ${index[1]}`;
+  if (msg.startsWith("found no matching overload")) return `no such overload`;
+  if (/^int overflow/.test(msg)) return "integer overflow";
+  if (/^uint overflow/.test(msg)) return "unsigned integer overflow";
+  if (/divide by zero$/.test(msg)) return "division by zero";
+  if (/modulus by zero$/.test(msg)) return "modulus by zero";
+  if (msg === "unresolved attribute") return "no such attribute";
+  return msg;
+}
+
+function reasonFinding(path: FieldPath, typeName: string, detail: string, reason: FindingType): Finding {
+  switch (reason) {
+    case "FieldValueForbidden":
+      return finding({ type: "FieldValueForbidden", path, detail, rule: "cel" });
+    case "FieldValueRequired":
+      return finding({ type: "FieldValueRequired", path, detail, rule: "cel" });
+    case "FieldValueDuplicate":
+      return finding({ type: "FieldValueDuplicate", path, badValue: typeName, rule: "cel" });
+    default:
+      return finding({ type: "FieldValueInvalid", path, badValue: typeName, detail, rule: "cel" });
+  }
+}
+
+const invalidAt = (path: FieldPath, typeName: string, detail: string) =>
+  finding({ type: "FieldValueInvalid", path, badValue: typeName, detail, rule: "cel" });
+
+interface RunResult {
+  value: unknown;
+  cost: number;
+  exceeded: boolean;
+}
+
+function run(p: Program, bindings: Record<string, unknown>, limit: number): RunResult {
+  const meter = new Meter(limit);
+  let value: unknown;
+  try {
+    meter.charge(p.baseCost);
+    value = withMeter(meter, () => p.run(bindings));
+  } catch (e) {
+    if (!(e instanceof CostExceeded)) throw e;
+  }
+  return { value, cost: meter.cost, exceeded: meter.exceeded };
+}
+
+export function evaluateRulesImpl(
+  rules: CompiledRules,
+  self: JsonValue,
+  oldSelf: JsonValue | undefined,
+  dataPath: FieldPath,
+  budget: { remaining: number },
+): Finding[] {
+  const out: Finding[] = [];
+  if (budget.remaining < 0 || self === null || self === undefined) return out;
+  const tn = rules.typeName;
+  const selfVal = toCelValue(self, rules.selfType);
+  const oldVal = oldSelf === undefined || oldSelf === null ? undefined : toCelValue(oldSelf, rules.selfType);
+  const plain: Record<string, unknown> = { self: selfVal };
+  if (oldVal !== undefined) plain.oldSelf = oldVal;
+  let optional: Record<string, unknown> | undefined;
+  const ratchet = oldSelf !== undefined && oldSelf !== null && deepEqual(self, oldSelf);
+  for (const r of rules.rules) {
+    if (r.program.usesOldSelf && oldVal === undefined && !r.optionalOldSelf) continue;
+    let bindings = plain;
+    if (r.optionalOldSelf) {
+      optional ??= {
+        self: selfVal,
+        oldSelf: oldVal === undefined ? asCel(NONE) : asCel(new OptionalValue(oldVal as CelValue)),
+      };
+      bindings = optional;
+    }
+    const limit = Math.min(PER_CALL_LIMIT, budget.remaining);
+    const res = run(r.program, bindings, limit);
+    if (res.exceeded || res.cost > budget.remaining) {
+      if (res.cost > budget.remaining)
+        out.push(
+          invalidAt(
+            dataPath,
+            tn,
+            "validation failed due to running out of cost budget, no further validation rules will be run",
+          ),
+        );
+      else
+        out.push(
+          invalidAt(
+            dataPath,
+            tn,
+            `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(r)}`,
+          ),
+        );
+      budget.remaining = -1;
+      return out;
+    }
+    budget.remaining -= res.cost;
+    const v = res.value;
+    if (isCelError(v)) {
+      const text = errorText(v);
+      if (text.startsWith("no such overload"))
+        out.push(
+          invalidAt(
+            dataPath,
+            tn,
+            `'${text}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(r)}`,
+          ),
+        );
+      else out.push(invalidAt(dataPath, tn, `${text} evaluating rule: ${ruleErrorString(r)}`));
+      continue;
+    }
+    if (v === true) continue;
+    const path = r.fieldPath.length > 0 ? [...dataPath, ...r.fieldPath] : dataPath;
+    let detail = ruleMessageOrDefault(r);
+    if (r.messageExpression !== undefined) {
+      const mres = run(r.messageExpression, bindings, Math.min(PER_CALL_LIMIT, budget.remaining));
+      if (mres.cost > budget.remaining) {
+        out.push(
+          invalidAt(
+            path,
+            tn,
+            "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run",
+          ),
+        );
+        budget.remaining = -1;
+        return out;
+      }
+      if (mres.exceeded) {
+        out.push(
+          invalidAt(
+            path,
+            tn,
+            `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(r.messageExpressionText)}`,
+          ),
+        );
+        budget.remaining = -1;
+        return out;
+      }
+      budget.remaining -= mres.cost;
+      const m = mres.value;
+      if (typeof m === "string") {
+        const trimmed = m.trim();
+        if (trimmed !== "" && trimmed.length <= 5 * 1024 && !hasNewlines(trimmed)) detail = trimmed;
+      }
+    }
+    const f = reasonFinding(path, tn, detail, r.reason);
+    // CRD validation ratcheting: an unchanged value only warns about rules that do not use oldSelf
+    if (!r.program.usesOldSelf && ratchet) f.severity = "warning";
+    out.push(f);
+  }
+  return out;
+}

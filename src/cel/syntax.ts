@@ -1,0 +1,366 @@
+/**
+ * Syntax the @bufbuild/cel parser lacks, and the AST rewrites around it:
+ * optional selection/indexing (`a.?b`, `a[?k]`, rewritten in the source to
+ * marker names and then in the AST to internal calls), the `cel.bind` macro,
+ * and the cost instrumentation of comprehensions (each loop condition wrapped
+ * in `@kunion_tick(cond, weight)`).
+ */
+import { parse } from "@bufbuild/cel";
+import { type Expr, OPT_INDEX, OPT_SELECT } from "./checker.js";
+import { TICK } from "./cost.js";
+
+const OPT_FIELD = "__kunion_opt__";
+const OPT_INDEX_FN = "__kunion_optidx__";
+
+export interface Parsed {
+  expr: Expr;
+  /** Offsets by expression id, in the original source. */
+  positions: Record<string, number>;
+}
+
+/** Rewrites `.?name` and `x[?k]`; returns the new text and a map from new offsets to original ones. */
+export function preprocess(src: string): { text: string; toOriginal: (offset: number) => number } {
+  if (!src.includes("?")) return { text: src, toOriginal: (o) => o };
+  let out = "";
+  // [newOffset, originalOffset] at each point where the shift changes
+  const marks: Array<[number, number]> = [[0, 0]];
+  const stack: boolean[] = [];
+  let prev = ""; // previous significant token kind: "operand", "in", or ""
+  let i = 0;
+  const emit = (text: string, origAdvance: number) => {
+    out += text;
+    i += origAdvance;
+    if (text.length !== origAdvance) marks.push([out.length, i]);
+  };
+  while (i < src.length) {
+    const c = src.charAt(i);
+    // comments
+    if (c === "/" && src.charAt(i + 1) === "/") {
+      const end = src.indexOf("\n", i);
+      const stop = end < 0 ? src.length : end;
+      emit(src.slice(i, stop), stop - i);
+      continue;
+    }
+    // string and bytes literals (with r/b prefixes, triple quotes)
+    const m = /^([rRbB]{0,2})('''|"""|'|")/.exec(src.slice(i, i + 5));
+    if (m !== null && (m[1] === "" || !/[A-Za-z0-9_]/.test(src.charAt(i - 1) || " "))) {
+      const prefix = m[1] as string;
+      const quote = m[2] as string;
+      const raw = /[rR]/.test(prefix);
+      let j = i + prefix.length + quote.length;
+      while (j < src.length && !src.startsWith(quote, j)) {
+        if (!raw && src.charAt(j) === "\\") j++;
+        j++;
+      }
+      j = Math.min(src.length, j + quote.length);
+      emit(src.slice(i, j), j - i);
+      prev = "operand";
+      continue;
+    }
+    if (/[A-Za-z_]/.test(c)) {
+      let j = i;
+      while (j < src.length && /[A-Za-z0-9_]/.test(src.charAt(j))) j++;
+      const word = src.slice(i, j);
+      emit(word, j - i);
+      prev = word === "in" ? "in" : "operand";
+      continue;
+    }
+    if (/[0-9]/.test(c)) {
+      let j = i;
+      while (j < src.length && /[0-9A-Za-z_.]/.test(src.charAt(j))) j++;
+      emit(src.slice(i, j), j - i);
+      prev = "operand";
+      continue;
+    }
+    if (c === "." && src.charAt(i + 1) === "?") {
+      emit(`.${OPT_FIELD}`, 2);
+      // skip whitespace between `.?` and the name
+      while (/\s/.test(src.charAt(i))) i++;
+      prev = "";
+      continue;
+    }
+    if (c === "[") {
+      const isIndex = prev === "operand";
+      let j = i + 1;
+      while (/\s/.test(src.charAt(j))) j++;
+      if (isIndex && src.charAt(j) === "?") {
+        emit(`[${OPT_INDEX_FN}(`, j + 1 - i);
+        stack.push(true);
+      } else {
+        emit("[", 1);
+        stack.push(false);
+      }
+      prev = "";
+      continue;
+    }
+    if (c === "]") {
+      emit(stack.pop() === true ? ")]" : "]", 1);
+      prev = "operand";
+      continue;
+    }
+    if (c === ")" || c === "}") {
+      emit(c, 1);
+      prev = "operand";
+      continue;
+    }
+    if (!/\s/.test(c)) prev = "";
+    emit(c, 1);
+  }
+  const toOriginal = (offset: number) => {
+    let best: [number, number] = [0, 0];
+    for (const mk of marks) if (mk[0] <= offset) best = mk;
+    return Math.max(0, best[1] - (best[0] - offset));
+  };
+  return { text: out, toOriginal };
+}
+
+type ExprKind = Expr["exprKind"];
+
+function node(id: number, kind: ExprKind): Expr {
+  return { $typeName: "cel.expr.Expr", id: BigInt(id), exprKind: kind } as Expr;
+}
+export function callNode(id: number, fn: string, args: Expr[], target?: Expr): Expr {
+  return node(id, {
+    case: "callExpr",
+    value: { $typeName: "cel.expr.Expr.Call", function: fn, args, target },
+  } as ExprKind);
+}
+export function constNode(id: number, kind: "stringValue" | "int64Value" | "boolValue", value: unknown): Expr {
+  return node(id, {
+    case: "constExpr",
+    value: { $typeName: "cel.expr.Constant", constantKind: { case: kind, value } },
+  } as ExprKind);
+}
+function identNode(id: number, name: string): Expr {
+  return node(id, { case: "identExpr", value: { $typeName: "cel.expr.Expr.Ident", name } } as ExprKind);
+}
+function listNode(id: number): Expr {
+  return node(id, {
+    case: "listExpr",
+    value: { $typeName: "cel.expr.Expr.CreateList", elements: [], optionalIndices: [] },
+  } as ExprKind);
+}
+
+export function maxId(e: Expr): number {
+  let max = 0;
+  walk(e, (x) => {
+    max = Math.max(max, Number(x.id));
+  });
+  return max;
+}
+
+/** Visits every node (pre-order). */
+export function walk(e: Expr, f: (e: Expr) => void): void {
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop() as Expr;
+    f(x);
+    for (const c of children(x)) stack.push(c);
+  }
+}
+
+function children(e: Expr): Expr[] {
+  const k = e.exprKind;
+  switch (k.case) {
+    case "selectExpr":
+      return k.value.operand ? [k.value.operand] : [];
+    case "callExpr":
+      return [...(k.value.target ? [k.value.target] : []), ...k.value.args];
+    case "listExpr":
+      return k.value.elements;
+    case "structExpr":
+      return k.value.entries.flatMap((en) => [
+        ...(en.keyKind.case === "mapKey" ? [en.keyKind.value] : []),
+        ...(en.value ? [en.value] : []),
+      ]);
+    case "comprehensionExpr": {
+      const c = k.value;
+      return [c.iterRange, c.accuInit, c.loopCondition, c.loopStep, c.result].filter((x): x is Expr => x !== undefined);
+    }
+    default:
+      return [];
+  }
+}
+
+/** Rebuilds `e` bottom-up with `f` applied to every node (children first). */
+export function transform(e: Expr, f: (e: Expr) => Expr): Expr {
+  const k = e.exprKind;
+  let out: Expr = e;
+  switch (k.case) {
+    case "selectExpr":
+      if (k.value.operand)
+        out = node(Number(e.id), { case: "selectExpr", value: { ...k.value, operand: transform(k.value.operand, f) } });
+      break;
+    case "callExpr":
+      out = node(Number(e.id), {
+        case: "callExpr",
+        value: {
+          ...k.value,
+          target: k.value.target ? transform(k.value.target, f) : undefined,
+          args: k.value.args.map((a) => transform(a, f)),
+        },
+      });
+      break;
+    case "listExpr":
+      out = node(Number(e.id), {
+        case: "listExpr",
+        value: { ...k.value, elements: k.value.elements.map((a) => transform(a, f)) },
+      });
+      break;
+    case "structExpr":
+      out = node(Number(e.id), {
+        case: "structExpr",
+        value: {
+          ...k.value,
+          entries: k.value.entries.map((en) => ({
+            ...en,
+            keyKind:
+              en.keyKind.case === "mapKey" ? { case: "mapKey", value: transform(en.keyKind.value, f) } : en.keyKind,
+            value: en.value ? transform(en.value, f) : undefined,
+          })),
+        },
+      } as ExprKind);
+      break;
+    case "comprehensionExpr": {
+      const c = k.value;
+      const t = (x: Expr | undefined) => (x ? transform(x, f) : undefined);
+      out = node(Number(e.id), {
+        case: "comprehensionExpr",
+        value: {
+          ...c,
+          iterRange: t(c.iterRange),
+          accuInit: t(c.accuInit),
+          loopCondition: t(c.loopCondition),
+          loopStep: t(c.loopStep),
+          result: t(c.result),
+        },
+      });
+      break;
+    }
+    default:
+      break;
+  }
+  return f(out);
+}
+
+/** Parses a rule: optional syntax, `cel.bind`; throws with a cel-go-like message on syntax errors. */
+export function parseRule(src: string): Parsed {
+  const pre = preprocess(src);
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(pre.text);
+  } catch (e) {
+    throw new SyntaxErrorAt(e instanceof Error ? e.message : String(e), pre.toOriginal, pre.text);
+  }
+  const positions: Record<string, number> = {};
+  for (const [id, off] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = pre.toOriginal(off);
+  let next = maxId(parsed.expr) + 1;
+  const expr = transform(parsed.expr, (e) => {
+    const k = e.exprKind;
+    if (k.case === "selectExpr" && k.value.field.startsWith(OPT_FIELD) && k.value.operand) {
+      const field = k.value.field.slice(OPT_FIELD.length);
+      const id = next++;
+      positions[String(id)] = positions[String(e.id)] ?? 0;
+      return callNode(Number(e.id), OPT_SELECT, [k.value.operand, constNode(id, "stringValue", field)]);
+    }
+    if (k.case === "callExpr" && k.value.function === "_[_]" && k.value.args.length === 2) {
+      const idx = k.value.args[1] as Expr;
+      if (
+        idx.exprKind.case === "callExpr" &&
+        idx.exprKind.value.function === OPT_INDEX_FN &&
+        idx.exprKind.value.args.length === 1 &&
+        idx.exprKind.value.target === undefined
+      )
+        return callNode(Number(e.id), OPT_INDEX, [k.value.args[0] as Expr, idx.exprKind.value.args[0] as Expr]);
+    }
+    if (
+      k.case === "callExpr" &&
+      k.value.function === "bind" &&
+      k.value.args.length === 3 &&
+      k.value.target?.exprKind.case === "identExpr" &&
+      k.value.target.exprKind.value.name === "cel" &&
+      k.value.args[0]?.exprKind.case === "identExpr"
+    ) {
+      const v = k.value.args[0].exprKind.value.name;
+      const pos = positions[String(e.id)] ?? 0;
+      const ids = [next++, next++, next++];
+      for (const id of ids) positions[String(id)] = pos;
+      return node(Number(e.id), {
+        case: "comprehensionExpr",
+        value: {
+          $typeName: "cel.expr.Expr.Comprehension",
+          iterVar: "#unused",
+          iterVar2: "",
+          iterRange: listNode(ids[0] as number),
+          accuVar: v,
+          accuInit: k.value.args[1],
+          loopCondition: constNode(ids[1] as number, "boolValue", false),
+          loopStep: identNode(ids[2] as number, v),
+          result: k.value.args[2],
+        },
+      } as ExprKind);
+    }
+    return e;
+  });
+  return { expr, positions };
+}
+
+export class SyntaxErrorAt extends Error {
+  constructor(
+    message: string,
+    readonly toOriginal: (o: number) => number,
+    readonly text: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Number of identifier/select nodes evaluated unconditionally in `e` (nested comprehension bodies excluded). */
+function staticWeight(e: Expr): number {
+  const k = e.exprKind;
+  switch (k.case) {
+    case "identExpr":
+      return 1;
+    case "selectExpr":
+      return 1 + (k.value.operand ? staticWeight(k.value.operand) : 0);
+    case "constExpr":
+      return 0;
+    case "callExpr": {
+      const fn = k.value.function;
+      if (fn === "_&&_" || fn === "_||_" || fn === "_?_:_") return k.value.args[0] ? staticWeight(k.value.args[0]) : 0;
+      let w = k.value.target ? staticWeight(k.value.target) : 0;
+      for (const a of k.value.args) w += staticWeight(a);
+      return w;
+    }
+    case "listExpr":
+      return k.value.elements.reduce((s, x) => s + staticWeight(x), 0);
+    case "structExpr":
+      return k.value.entries.reduce(
+        (s, en) =>
+          s +
+          (en.value ? staticWeight(en.value) : 0) +
+          (en.keyKind.case === "mapKey" ? staticWeight(en.keyKind.value) : 0),
+        0,
+      );
+    case "comprehensionExpr":
+      return (
+        (k.value.iterRange ? staticWeight(k.value.iterRange) : 0) +
+        (k.value.accuInit ? staticWeight(k.value.accuInit) : 0)
+      );
+    default:
+      return 0;
+  }
+}
+
+/** Wraps every comprehension's loop condition in `@kunion_tick(cond, weight)` (per-iteration cost). */
+export function instrument(expr: Expr): { expr: Expr; baseCost: number } {
+  let next = maxId(expr) + 1;
+  const out = transform(expr, (e) => {
+    const k = e.exprKind;
+    if (k.case !== "comprehensionExpr" || !k.value.loopCondition || !k.value.loopStep) return e;
+    const weight = 1 + staticWeight(k.value.loopCondition) + staticWeight(k.value.loopStep);
+    const cond = callNode(next++, TICK, [k.value.loopCondition, constNode(next++, "int64Value", BigInt(weight))]);
+    return node(Number(e.id), { case: "comprehensionExpr", value: { ...k.value, loopCondition: cond } });
+  });
+  return { expr: out, baseCost: staticWeight(expr) };
+}

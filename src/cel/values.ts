@@ -1,0 +1,474 @@
+/**
+ * JSON values as the API server hands them to CEL (apiserver/pkg/cel/common
+ * `UnstructuredToVal`), typed by the schema: lazy object/map/list wrappers that
+ * convert children only when a rule touches them; objects expose their
+ * properties under escaped names; list-type set/map lists compare as sets/maps.
+ * Also the base class of the Kubernetes library's own value types, and CEL
+ * equality extended to all of them.
+ */
+import { type CelValue, isCelList, isCelMap, isCelType, isCelUint } from "@bufbuild/cel";
+import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import type { CelT, ObjectField } from "./types.js";
+import {
+  isDuration,
+  isTimestamp,
+  makeDuration,
+  makeTimestamp,
+  parseDateTime,
+  parseFormatDuration,
+  secondsNanos,
+} from "./wkt.js";
+
+const MAP_MARK = Symbol.for("@bufbuild/cel/map");
+const LIST_MARK = Symbol.for("@bufbuild/cel/list");
+
+type Key = bigint | string | boolean | number | { value: bigint };
+
+/** A thrown error whose message becomes the rule's runtime error. */
+export class CelRuntimeError extends Error {}
+
+/**
+ * Base of the Kubernetes library types (URL, IP, CIDR, Quantity, Format, optional):
+ * they travel through @bufbuild/cel as empty maps and are recognised with `instanceof`.
+ */
+export abstract class OpaqueValue {
+  readonly [MAP_MARK] = {};
+  abstract readonly celTypeName: string;
+  abstract equals(other: unknown): boolean;
+  get size(): number {
+    return 0;
+  }
+  get(_key: Key): CelValue | undefined {
+    return undefined;
+  }
+  has(_key: Key): boolean {
+    return false;
+  }
+  forEach(): void {}
+  *entries(): IterableIterator<[string, CelValue]> {}
+  *keys(): IterableIterator<string> {}
+  *values(): IterableIterator<CelValue> {}
+  [Symbol.iterator](): IterableIterator<[string, CelValue]> {
+    return this.entries();
+  }
+}
+
+export const asCel = (v: unknown): CelValue => v as CelValue;
+
+/** A CEL map over a JSON object: either an object type (escaped property names) or a map (additionalProperties). */
+export class ObjectValue {
+  readonly [MAP_MARK] = {};
+  private readonly cache = new Map<string, CelValue>();
+  constructor(
+    readonly raw: JsonObject,
+    readonly type: CelT & { k: "object" },
+  ) {}
+  get size(): number {
+    return Object.keys(this.raw).length;
+  }
+  private field(key: Key): ObjectField | undefined {
+    return typeof key === "string" ? this.type.fields.get(key) : undefined;
+  }
+  get(key: Key): CelValue | undefined {
+    const f = this.field(key);
+    if (f === undefined) return undefined;
+    const hit = this.cache.get(key as string);
+    if (hit !== undefined) return hit;
+    const v = getKey(this.raw, f.raw);
+    if (v === undefined) return undefined;
+    const out = toCelValue(v, f.type);
+    this.cache.set(key as string, out);
+    return out;
+  }
+  has(key: Key): boolean {
+    const f = this.field(key);
+    return f !== undefined && getKey(this.raw, f.raw) !== undefined;
+  }
+  *keys(): IterableIterator<string> {
+    for (const [name, f] of this.type.fields) if (getKey(this.raw, f.raw) !== undefined) yield name;
+  }
+  *values(): IterableIterator<CelValue> {
+    for (const k of this.keys()) yield this.get(k) as CelValue;
+  }
+  *entries(): IterableIterator<[string, CelValue]> {
+    for (const k of this.keys()) yield [k, this.get(k) as CelValue];
+  }
+  forEach(cb: (value: CelValue, key: string, map: unknown) => void, thisArg?: unknown): void {
+    for (const [k, v] of this.entries()) cb.call(thisArg, v, k, this);
+  }
+  [Symbol.iterator](): IterableIterator<[string, CelValue]> {
+    return this.entries();
+  }
+}
+
+/** A CEL map over a JSON object whose values share one schema (additionalProperties). */
+export class MapValue {
+  readonly [MAP_MARK] = {};
+  private readonly cache = new Map<string, CelValue>();
+  constructor(
+    readonly raw: JsonObject,
+    readonly valType: CelT,
+  ) {}
+  get size(): number {
+    return Object.keys(this.raw).length;
+  }
+  get(key: Key): CelValue | undefined {
+    if (typeof key !== "string") return undefined;
+    const hit = this.cache.get(key);
+    if (hit !== undefined) return hit;
+    const v = getKey(this.raw, key);
+    if (v === undefined) return undefined;
+    const out = toCelValue(v, this.valType);
+    this.cache.set(key, out);
+    return out;
+  }
+  has(key: Key): boolean {
+    return typeof key === "string" && getKey(this.raw, key) !== undefined;
+  }
+  keys(): IterableIterator<string> {
+    return Object.keys(this.raw)[Symbol.iterator]();
+  }
+  *values(): IterableIterator<CelValue> {
+    for (const k of Object.keys(this.raw)) yield this.get(k) as CelValue;
+  }
+  *entries(): IterableIterator<[string, CelValue]> {
+    for (const k of Object.keys(this.raw)) yield [k, this.get(k) as CelValue];
+  }
+  forEach(cb: (value: CelValue, key: string, map: unknown) => void, thisArg?: unknown): void {
+    for (const [k, v] of this.entries()) cb.call(thisArg, v, k, this);
+  }
+  [Symbol.iterator](): IterableIterator<[string, CelValue]> {
+    return this.entries();
+  }
+}
+
+/** A CEL list over a JSON array; `listType` set/map changes equality and `+`. */
+export class ListValue {
+  readonly [LIST_MARK] = {};
+  private readonly cache: Array<CelValue | undefined>;
+  constructor(
+    readonly raw: readonly JsonValue[],
+    readonly elemType: CelT,
+    readonly listType: "atomic" | "set" | "map" = "atomic",
+    readonly mapKeys: readonly string[] = [],
+  ) {
+    this.cache = new Array(raw.length);
+  }
+  get size(): number {
+    return this.raw.length;
+  }
+  get(index: number): CelValue | undefined {
+    if (!Number.isInteger(index) || index < 0 || index >= this.raw.length) return undefined;
+    let v = this.cache[index];
+    if (v === undefined) {
+      v = toCelValue(this.raw[index] as JsonValue, this.elemType);
+      this.cache[index] = v;
+    }
+    return v;
+  }
+  *values(): IterableIterator<CelValue> {
+    for (let i = 0; i < this.raw.length; i++) yield this.get(i) as CelValue;
+  }
+  [Symbol.iterator](): IterableIterator<CelValue> {
+    return this.values();
+  }
+}
+
+/** A list built by the library (results of `+` on set/map lists, `findAll`, …). */
+export class ArrayValue {
+  readonly [LIST_MARK] = {};
+  constructor(
+    readonly items: readonly CelValue[],
+    readonly listType: "atomic" | "set" | "map" = "atomic",
+    readonly mapKeys: readonly string[] = [],
+  ) {}
+  get size(): number {
+    return this.items.length;
+  }
+  get(index: number): CelValue | undefined {
+    return Number.isInteger(index) && index >= 0 && index < this.items.length ? this.items[index] : undefined;
+  }
+  values(): IterableIterator<CelValue> {
+    return this.items[Symbol.iterator]();
+  }
+  [Symbol.iterator](): IterableIterator<CelValue> {
+    return this.values();
+  }
+}
+
+/** A value that could not be converted (e.g. a malformed date-time): accessing it fails the rule. */
+export class InvalidValue extends OpaqueValue {
+  readonly celTypeName = "error";
+  constructor(readonly message: string) {
+    super();
+  }
+  equals(): boolean {
+    return false;
+  }
+}
+
+function base64Decode(s: string): Uint8Array | undefined {
+  try {
+    const bin = atob(s);
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The CEL value of a JSON value of the given declared type. */
+export function toCelValue(v: JsonValue, t: CelT): CelValue {
+  if (v === null) return null;
+  switch (t.k) {
+    case "int":
+      if (typeof v === "number" && Number.isInteger(v)) return BigInt(v);
+      break;
+    case "double":
+      if (typeof v === "number") return v;
+      break;
+    case "string":
+      if (typeof v === "string") return v;
+      break;
+    case "bool":
+      if (typeof v === "boolean") return v;
+      break;
+    case "bytes":
+      if (typeof v === "string") {
+        const b = base64Decode(v);
+        return b ?? asCel(new InvalidValue(`invalid data, expected base64 encoded bytes, got ${JSON.stringify(v)}`));
+      }
+      break;
+    case "timestamp":
+      if (typeof v === "string") {
+        const sn = parseDateTime(v);
+        const out = sn === undefined ? new Error("") : makeTimestamp(sn.seconds, sn.nanos);
+        return out instanceof Error
+          ? asCel(new InvalidValue(`invalid data, expected date-time, got ${JSON.stringify(v)}`))
+          : out;
+      }
+      break;
+    case "duration":
+      if (typeof v === "string") {
+        const n = parseFormatDuration(v);
+        const out = n === undefined ? new Error("") : makeDuration(n);
+        return out instanceof Error
+          ? asCel(new InvalidValue(`invalid data, expected duration, got ${JSON.stringify(v)}`))
+          : out;
+      }
+      break;
+    case "list":
+      if (Array.isArray(v)) return asCel(new ListValue(v, t.elem, t.listType, t.mapKeys));
+      break;
+    case "map":
+      if (isObject(v)) return asCel(new MapValue(v, t.val));
+      break;
+    case "object":
+      if (isObject(v)) return asCel(new ObjectValue(v, t));
+      break;
+    default:
+      break;
+  }
+  return dynValue(v);
+}
+
+const DYN_T: CelT = { k: "dyn" };
+
+/** An untyped JSON value (int-or-string, dyn): integral numbers become ints. */
+export function dynValue(v: JsonValue): CelValue {
+  if (v === null) return null;
+  if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : v;
+  if (typeof v === "string" || typeof v === "boolean") return v;
+  if (Array.isArray(v)) return asCel(new ListValue(v, DYN_T));
+  return asCel(new MapValue(v, DYN_T));
+}
+
+/** The name of a value's runtime type, as cel-go prints it in overload errors. */
+export function runtimeTypeName(v: unknown): string {
+  switch (typeof v) {
+    case "bigint":
+      return "int";
+    case "number":
+      return "double";
+    case "string":
+      return "string";
+    case "boolean":
+      return "bool";
+    default:
+      break;
+  }
+  if (v === null) return "null_type";
+  if (v instanceof Uint8Array) return "bytes";
+  if (v instanceof OpaqueValue) return v.celTypeName;
+  if (isCelUint(v)) return "uint";
+  if (isTimestamp(v)) return "google.protobuf.Timestamp";
+  if (isDuration(v)) return "google.protobuf.Duration";
+  if (v instanceof ObjectValue) return "object";
+  if (isCelList(v)) return "list";
+  if (isCelMap(v)) return "map";
+  if (isCelType(v)) return "type";
+  return "unknown";
+}
+
+function numeric(v: unknown): bigint | number | undefined {
+  if (typeof v === "bigint" || typeof v === "number") return v;
+  if (isCelUint(v)) return (v as { value: bigint }).value;
+  return undefined;
+}
+
+function numEq(a: bigint | number, b: bigint | number): boolean {
+  if (typeof a === "number" && Number.isNaN(a)) return false;
+  if (typeof b === "number" && Number.isNaN(b)) return false;
+  // biome-ignore lint/suspicious/noDoubleEquals: mixed bigint/number comparison is intended
+  return a == b;
+}
+
+interface ListLike {
+  size: number;
+  get(i: number): CelValue | undefined;
+  [Symbol.iterator](): Iterator<CelValue>;
+}
+interface MapLike {
+  size: number;
+  get(k: Key): CelValue | undefined;
+  has(k: Key): boolean;
+  keys(): IterableIterator<unknown>;
+}
+
+function listKind(v: unknown): { kind: "atomic" | "set" | "map"; keys: readonly string[] } {
+  if (v instanceof ListValue || v instanceof ArrayValue) return { kind: v.listType, keys: v.mapKeys };
+  return { kind: "atomic", keys: [] };
+}
+
+/** The map-key tuple of an element of a list-type=map list. */
+export function mapListKey(elem: CelValue, keys: readonly string[]): string {
+  if (!isCelMap(elem)) return "";
+  const m = elem as unknown as MapLike;
+  return JSON.stringify(
+    keys.map((k) => {
+      const v = m.get(k);
+      return typeof v === "bigint" ? `${v}n` : typeof v === "object" && v !== null ? "?" : (v ?? null);
+    }),
+  );
+}
+
+/** CEL equality (`_==_`) over every value kind used here, with Kubernetes' set/map list semantics. */
+export function celEquals(a: unknown, b: unknown): boolean {
+  if (a === b) return !(typeof a === "number" && Number.isNaN(a));
+  const na = numeric(a);
+  const nb = numeric(b);
+  if (na !== undefined || nb !== undefined) return na !== undefined && nb !== undefined && numEq(na, nb);
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (a instanceof OpaqueValue) return a.equals(b);
+  if (b instanceof OpaqueValue) return false;
+  if (a instanceof Uint8Array) {
+    if (!(b instanceof Uint8Array) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+  if (isCelList(a)) return isCelList(b) && listEquals(a as unknown as ListLike, b as unknown as ListLike, listKind(a));
+  if (isCelMap(a)) {
+    if (!isCelMap(b)) return false;
+    if (a instanceof ObjectValue && b instanceof ObjectValue) return objectEquals(a, b);
+    return mapEquals(a as unknown as MapLike, b as unknown as MapLike);
+  }
+  if (isCelType(a)) {
+    if (!isCelType(b)) return false;
+    const ta = a as { kind: string; name: string };
+    const tb = b as { kind: string; name: string };
+    return ta.kind === tb.kind && ta.name === tb.name;
+  }
+  if ((isTimestamp(a) && isTimestamp(b)) || (isDuration(a) && isDuration(b))) {
+    const x = secondsNanos(a);
+    const y = secondsNanos(b);
+    return x.seconds === y.seconds && x.nanos === y.nanos;
+  }
+  return false;
+}
+
+function listEquals(a: ListLike, b: ListLike, kind: { kind: "atomic" | "set" | "map"; keys: readonly string[] }) {
+  if (a.size !== b.size) return false;
+  if (kind.kind === "set") {
+    for (const x of a) {
+      let found = false;
+      for (const y of b) {
+        if (celEquals(x, y)) {
+          found = true;
+          break;
+        }
+      }
+      if (!found) return false;
+    }
+    return true;
+  }
+  if (kind.kind === "map" && kind.keys.length > 0) {
+    const index = new Map<string, CelValue>();
+    for (const x of a) index.set(mapListKey(x, kind.keys), x);
+    for (const y of b) {
+      const x = index.get(mapListKey(y, kind.keys));
+      if (x === undefined || !celEquals(x, y)) return false;
+    }
+    return true;
+  }
+  for (let i = 0; i < a.size; i++) if (!celEquals(a.get(i), b.get(i))) return false;
+  return true;
+}
+
+function mapEquals(a: MapLike, b: MapLike): boolean {
+  if (a.size !== b.size) return false;
+  for (const k of a.keys()) {
+    const key = k as Key;
+    if (!b.has(key)) return false;
+    if (!celEquals(a.get(key), b.get(key))) return false;
+  }
+  return true;
+}
+
+/** `unstructuredMap.Equal`: declared properties compare as CEL values, undeclared ones as JSON. */
+function objectEquals(a: ObjectValue, b: ObjectValue): boolean {
+  const ka = Object.keys(a.raw);
+  if (ka.length !== Object.keys(b.raw).length) return false;
+  const declared = new Map<string, string>();
+  for (const [name, f] of a.type.fields) declared.set(f.raw, name);
+  for (const raw of ka) {
+    const name = declared.get(raw);
+    if (name !== undefined) {
+      if (!b.has(name)) return false;
+      if (!celEquals(a.get(name), b.get(name))) return false;
+    } else {
+      const other = getKey(b.raw, raw);
+      if (other !== undefined && !deepEqual(getKey(a.raw, raw), other)) return false;
+    }
+  }
+  return true;
+}
+
+/** `+` on lists: set lists union, map lists merge by key (right wins), other lists concatenate. */
+export function listAdd(a: unknown, b: unknown): CelValue {
+  const la = a as unknown as ListLike;
+  const lb = b as unknown as ListLike;
+  const kind = listKind(a);
+  if (kind.kind === "set") {
+    const out = [...la];
+    for (const y of lb) if (!out.some((x) => celEquals(x, y))) out.push(y);
+    return asCel(new ArrayValue(out, "set"));
+  }
+  if (kind.kind === "map" && kind.keys.length > 0) {
+    const out = [...la];
+    const pos = new Map<string, number>();
+    out.forEach((x, i) => {
+      pos.set(mapListKey(x, kind.keys), i);
+    });
+    for (const y of lb) {
+      const k = mapListKey(y, kind.keys);
+      const i = pos.get(k);
+      if (i === undefined) {
+        pos.set(k, out.length);
+        out.push(y);
+      } else out[i] = y;
+    }
+    return asCel(new ArrayValue(out, "map", kind.keys));
+  }
+  return asCel(new ArrayValue([...la, ...lb]));
+}
