@@ -77,7 +77,13 @@ export function parseSource(text: string, file: string, limits: Partial<SourceLi
   for (const chunk of splitDocuments(text)) {
     const index = chunk.index;
     const lines = new LineCounter();
-    const doc = parseDocument(chunk.text, { lineCounter: lines, schema: "yaml-1.1", merge: true, uniqueKeys: true });
+    const doc = parseDocument(chunk.text, {
+      lineCounter: lines,
+      schema: "yaml-1.1",
+      customTags: asGoYaml,
+      merge: true,
+      uniqueKeys: true,
+    });
     const position = (offset: number): Position => {
       const p = lines.linePos(offset);
       return { line: p.line + chunk.line, column: p.col };
@@ -130,6 +136,24 @@ export function parseSource(text: string, file: string, limits: Partial<SourceLi
 /** A document for a value that came without text (an HTTP body field, an API call). */
 export function documentOf(value: JsonValue, file: string): SourceDocument {
   return { file, index: 0, value, locate: () => ({ line: 1, column: 1 }), render: () => undefined };
+}
+
+// go-yaml v2 (sigs.k8s.io/yaml) reads YAML 1.1 scalars, but a float needs a
+// digit (`.` and `e5` are strings), and there are no sexagesimal numbers
+// (`12:30` is a string) nor timestamps (kept as written).
+const goFloat = /^[-+]?(?:\.[0-9][0-9_]*|[0-9][0-9_]*\.[0-9_]*)$/;
+const goFloatExp = /^[-+]?(?:\.[0-9][0-9_]*|[0-9][0-9_]*(?:\.[0-9_]*)?)[eE][-+]?[0-9]+$/;
+
+function asGoYaml<T>(tags: T[]): T[] {
+  const facts = (t: T) =>
+    typeof t === "object" && t !== null ? (t as { tag?: string; format?: string; test?: unknown }) : {};
+  return tags
+    .filter((t) => facts(t).format !== "TIME" && facts(t).tag !== "tag:yaml.org,2002:timestamp")
+    .map((t) => {
+      const { tag, format, test } = facts(t);
+      if (tag !== "tag:yaml.org,2002:float" || !(test instanceof RegExp) || test.source.includes("inf")) return t;
+      return { ...t, test: format === "EXP" ? goFloatExp : goFloat };
+    });
 }
 
 interface Chunk {

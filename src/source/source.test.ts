@@ -25,9 +25,22 @@ describe("parseSource", () => {
     expect(doc?.locate(["items", 1, "b"])).toEqual({ line: 3, column: 4 });
   });
 
-  it("reads scalars as sigs.k8s.io/yaml does (YAML 1.1)", () => {
-    const [doc] = parseSource("a: =\nb: on\nc: 0777\n", "f.yaml").documents;
-    expect(doc?.value).toEqual({ a: "=", b: true, c: 511 });
+  it("reads scalars as sigs.k8s.io/yaml does (YAML 1.1 as go-yaml v2 has it)", () => {
+    const text = "a: =\nb: on\nc: 0777\nd: .\ne: e5\nf: 12:30\ng: 2001-12-14\nh: 1.5\ni: -.5e3\nj: .inf\nk: 1_000\n";
+    const [doc] = parseSource(text, "f.yaml").documents;
+    expect(doc?.value).toEqual({
+      a: "=",
+      b: true,
+      c: 511,
+      d: ".",
+      e: "e5",
+      f: "12:30",
+      g: "2001-12-14",
+      h: 1.5,
+      i: -500,
+      j: Number.POSITIVE_INFINITY,
+      k: 1000,
+    });
   });
 
   it("reports syntax errors with their line", () => {
