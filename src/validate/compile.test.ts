@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import { compileSchema, validateWithSchema } from "./index.js";
+import { lines, messages, object, resource, run } from "./test-helpers.js";
+
+it("a CEL-carrying schema reports that rules were skipped after a blocking error", () => {
+  const schema = {
+    type: "object",
+    "x-kubernetes-validations": [{ rule: "self.a > 0" }],
+    properties: { a: { type: "integer" } },
+  };
+  const r = run(schema, { a: "x" });
+  expect(lines(r.findings)).toEqual([
+    'error spec.a: Invalid value: "string": spec.a in body must be of type integer: "string"',
+    'notice Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+  ]);
+});
+
+describe("ratcheting against the old object", () => {
+  const schema = { type: "object", properties: { x: { type: "string", maxLength: 3 }, y: { type: "string" } } };
+  it("an error on a value unchanged since the old object only warns", () => {
+    expect(messages(schema, { x: "toolong", y: "new" }, { oldObject: { x: "toolong", y: "old" } })).toEqual([
+      "warning spec.x: Too long: may not be more than 3 bytes",
+    ]);
+    expect(messages(schema, { x: "toolong!" }, { oldObject: { x: "toolong" } })).toEqual([
+      "error spec.x: Too long: may not be more than 3 bytes",
+    ]);
+  });
+  it("list-type=map items correlate by key, other lists not at all", () => {
+    const items = { type: "object", properties: { k: { type: "string" }, v: { type: "string", maxLength: 1 } } };
+    const byKey = { type: "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"], items };
+    const atomic = { type: "array", items };
+    const s = { type: "object", properties: { m: byKey, a: atomic } };
+    const old = { m: [{ k: "1", v: "long" }], a: [{ k: "1", v: "long" }] };
+    const now = { m: [{ k: "0" }, { k: "1", v: "long" }], a: [{ k: "0" }, { k: "1", v: "long" }] };
+    expect(messages(s, now, { oldObject: old })).toEqual([
+      "warning spec.m[1].v: Too long: may not be more than 1 byte",
+      "error spec.a[1].v: Too long: may not be more than 1 byte",
+    ]);
+  });
+});
+
+describe("the compile step", () => {
+  it("reports invalid schema parts with their schema path and never throws", () => {
+    const { findings } = compileSchema(
+      resource({
+        type: "object",
+        properties: { x: { type: "string", pattern: "(?<=a)b" }, n: { multipleOf: 0 }, t: { type: "strin" } },
+      }),
+    );
+    expect(findings.map((f) => f.message)).toEqual([
+      "properties.spec.properties.x.pattern: Invalid schema: error parsing regexp: invalid named capture: `(?<=a)b`",
+      "properties.spec.properties.n.multipleOf: Invalid schema: must be greater than 0",
+      'properties.spec.properties.t.type: Invalid schema: must be one of "array", "boolean", "integer", "number", "object", "string"',
+    ]);
+    expect(findings[0]?.path).toEqual(["properties", "spec", "properties", "x", "pattern"]);
+    expect(() => compileSchema(null)).not.toThrow();
+    expect(() => compileSchema({ properties: [] } as unknown as JsonValue)).not.toThrow();
+  });
+
+  it("shares one compilation between equal schemas", () => {
+    const a = compileSchema(resource({ type: "object", properties: { z: { type: "string", minLength: 7 } } }));
+    const b = compileSchema(
+      JSON.parse(JSON.stringify(resource({ properties: { z: { minLength: 7, type: "string" } }, type: "object" }))),
+    );
+    expect(b.compiled).toBe(a.compiled);
+  });
+
+  it("refuses schemas nested past 1000 levels with a finding", () => {
+    let deep: JsonObject = { type: "string" };
+    for (let i = 0; i < 1200; i++) deep = { type: "object", properties: { a: deep } };
+    const { compiled, findings } = compileSchema(deep);
+    expect(findings.map((f) => f.detail)).toEqual(["schema nesting exceeds 1000 levels"]);
+    let value: JsonValue = "x";
+    for (let i = 0; i < 1200; i++) value = { a: value };
+    expect(() => validateWithSchema(compiled, value as JsonObject)).not.toThrow();
+  });
+});
+
+it("a catastrophic pattern runs in linear time (RE2)", () => {
+  const schema = { type: "object", properties: { x: { type: "string", pattern: "(a+)+$" } } };
+  const { compiled } = compileSchema(resource(schema));
+  const value = object({ x: `${"a".repeat(50_000)}!` });
+  const start = performance.now();
+  const r = validateWithSchema(compiled, value);
+  expect(performance.now() - start).toBeLessThan(200);
+  expect(r.findings).toHaveLength(1);
+});
+
+it("hostile keys are plain data in schemas, objects and defaults", () => {
+  const schema = {
+    type: "object",
+    properties: JSON.parse('{"__proto__": {"type": "string", "default": "d"}, "constructor": {"type": "integer"}}'),
+  };
+  const spec = JSON.parse('{"constructor": "x", "toString": 1}');
+  const r = run(schema, spec);
+  expect(lines(r.findings)).toEqual([
+    'error unknown field "spec.toString"',
+    'error spec.constructor: Invalid value: "string": spec.constructor in body must be of type integer: "string"',
+  ]);
+  const out = getKey(r.object as JsonObject, "spec") as JsonObject;
+  expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+  expect(Object.hasOwn(out, "__proto__") && getKey(out, "__proto__")).toBe("d");
+  expect(({} as Record<string, unknown>).d).toBeUndefined();
+  const mapped = run({ type: "object", additionalProperties: { type: "integer" } }, JSON.parse('{"__proto__": "x"}'));
+  expect(lines(mapped.findings)).toEqual([
+    'error spec[__proto__]: Invalid value: "string": spec[__proto__] in body must be of type integer: "string"',
+  ]);
+  expect(isObject(r.object)).toBe(true);
+});

@@ -1,0 +1,153 @@
+import { type CelRules, compileRules } from "../cel/index.js";
+import type { Finding } from "../findings/index.js";
+import type { PathSegment } from "../path/index.js";
+import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import { canonical, contentKey } from "./canonical.js";
+import { keywords } from "./keywords/index.js";
+import { type Check, type CompileContext, emptyNode, type Node, schemaFinding } from "./types.js";
+
+/** Opaque handle on a compiled schema; share it freely, it is never mutated. */
+export interface CompiledSchema {
+  readonly kind: "CompiledSchema";
+}
+
+export interface Compiled extends CompiledSchema {
+  readonly root: Node;
+  readonly findings: readonly Finding[];
+  /** Whether any node has x-kubernetes-validations (the API server then runs its CEL validator). */
+  readonly hasCel: boolean;
+}
+
+/** Schema nesting the compiler follows; deeper parts become a finding. */
+export const maxDepth = 1000;
+const maxCached = 256;
+
+/** Compiled schemas by content: identical schemas (the same CRD loaded twice) share one compilation. */
+const byContent = new Map<string, Compiled>();
+/**
+ * The same schema object compiled again skips canonicalising it (schemas,
+ * like every value here, are never mutated once handed over).
+ */
+const byIdentity = new WeakMap<object, Compiled>();
+
+/**
+ * Compiles a CRD version's openAPIV3Schema once into closures, cached by
+ * content (a hash of its canonical JSON), so identical schemas share one
+ * compilation. Invalid parts (a pattern RE2 rejects, a CEL rule that does
+ * not compile) become findings with their schema path
+ * (`properties.spec.properties.x.pattern`); this never throws.
+ */
+export function compileSchema(schema: JsonValue): { compiled: CompiledSchema; findings: Finding[] } {
+  const known = typeof schema === "object" && schema !== null ? byIdentity.get(schema) : undefined;
+  if (known) return { compiled: known, findings: [...known.findings] };
+  const key = contentKey(canonical(schema));
+  let compiled = byContent.get(key);
+  if (compiled) {
+    // Refresh its place: the Map's order is the eviction order.
+    byContent.delete(key);
+  } else {
+    const findings: Finding[] = [];
+    const compiler = new Compiler(findings);
+    const root = compiler.node(schema, [], "structural", 0);
+    compiled = { kind: "CompiledSchema", root, findings, hasCel: compiler.hasCel };
+  }
+  byContent.set(key, compiled);
+  if (byContent.size > maxCached) byContent.delete(byContent.keys().next().value as string);
+  if (typeof schema === "object" && schema !== null) byIdentity.set(schema, compiled);
+  return { compiled, findings: [...compiled.findings] };
+}
+
+type Mode = "structural" | "value";
+
+class Compiler {
+  /** Schema objects already compiled, per mode: YAML aliases may share (or even nest) them. */
+  private readonly seen = { structural: new Map<object, Node>(), value: new Map<object, Node>() };
+  hasCel = false;
+
+  constructor(private readonly findings: Finding[]) {}
+
+  node(raw: JsonValue, path: readonly PathSegment[], mode: Mode, depth: number): Node {
+    const node = emptyNode();
+    if (!isObject(raw)) {
+      if (raw !== true) this.findings.push(schemaFinding(path, "must be a schema object"));
+      // `true` (and anything unreadable) accepts any value.
+      node.preserveUnknown = true;
+      node.additionalAllowed = true;
+      return node;
+    }
+    const cached = this.seen[mode].get(raw);
+    if (cached) return cached;
+    if (depth > maxDepth) {
+      this.findings.push(schemaFinding(path, `schema nesting exceeds ${maxDepth} levels`));
+      node.preserveUnknown = true;
+      node.additionalAllowed = true;
+      return node;
+    }
+    this.seen[mode].set(raw, node);
+    const ctx: CompileContext = {
+      path,
+      findings: this.findings,
+      branch: (b, at) => this.node(b, at, "value", depth + 1),
+    };
+    for (const k of keywords) {
+      if (k.phase === "main" && mode !== "structural") continue;
+      const check: Check | undefined = k.compile(raw, ctx);
+      if (!check) continue;
+      if (k.nulls) node.nullChecks.push(check);
+      if (k.phase === "value") node.checks.push(check);
+      else if (k.phase === "size") node.sizeCheck = check;
+      else if (k.phase === "required") node.required = check;
+      else node.mainChecks.push(check);
+    }
+    const child = (v: JsonValue, at: PathSegment[]) => this.node(v, at, mode, depth + 1);
+    const props = getKey(raw, "properties");
+    if (isObject(props)) {
+      node.properties = new Map();
+      for (const name of Object.keys(props)) {
+        node.properties.set(name, child(getKey(props, name) as JsonValue, [...path, "properties", name]));
+      }
+    } else if (props !== undefined) this.findings.push(schemaFinding([...path, "properties"], "must be an object"));
+    const additional = getKey(raw, "additionalProperties");
+    if (additional === true) node.additionalAllowed = true;
+    else if (additional === false) node.additionalFalse = true;
+    else if (additional !== undefined) node.additional = child(additional, [...path, "additionalProperties"]);
+    const items = getKey(raw, "items");
+    if (isObject(items)) node.items = child(items, [...path, "items"]);
+    else if (items !== undefined) this.findings.push(schemaFinding([...path, "items"], "must be a schema object"));
+    node.nullable = getKey(raw, "nullable") === true;
+    if (mode === "structural") this.structural(node, raw, path);
+    return node;
+  }
+
+  /** What only the structural tree has: defaults, pruning rules, extensions, CEL. */
+  private structural(node: Node, raw: JsonObject, path: readonly PathSegment[]): void {
+    const def = getKey(raw, "default");
+    // A literal `default: null` is dropped when the API server reads the CRD (kubernetes#104969): never applied.
+    if (def !== undefined && def !== null) {
+      node.hasDefault = true;
+      node.default = def;
+    }
+    if (node.properties) {
+      const defaulted = [...node.properties].filter(([, p]) => p.hasDefault);
+      if (defaulted.length > 0) node.defaulted = defaulted;
+    }
+    node.preserveUnknown = getKey(raw, "x-kubernetes-preserve-unknown-fields") === true;
+    node.embedded = getKey(raw, "x-kubernetes-embedded-resource") === true;
+    const listType = getKey(raw, "x-kubernetes-list-type");
+    if (listType === "atomic" || listType === "set" || listType === "map") node.listType = listType;
+    const keys = getKey(raw, "x-kubernetes-list-map-keys");
+    if (Array.isArray(keys) && keys.every((k) => typeof k === "string")) node.listMapKeys = keys as string[];
+    const rules = getKey(raw, "x-kubernetes-validations");
+    if (Array.isArray(rules) && rules.length > 0) {
+      this.hasCel = true;
+      node.cel = this.cel(raw, path);
+    }
+  }
+
+  /** The node's rules, compiled by the CEL module (which ratchets rules without oldSelf itself). */
+  private cel(raw: JsonObject, path: readonly PathSegment[]): CelRules | undefined {
+    const { rules, findings } = compileRules(raw, path);
+    this.findings.push(...findings);
+    return rules;
+  }
+}

@@ -1,0 +1,28 @@
+import { getKey } from "../../value/index.js";
+import { formatChecker } from "../formats.js";
+import type { Check, Keyword } from "../types.js";
+import { invalidType } from "./type.js";
+
+/**
+ * `format` on strings, with the formats the API server supports
+ * (apiextensions' supportedFormats over kube-openapi's strfmt registry);
+ * others (int32, int64, float, double, anything unknown) are ignored, as
+ * the server strips them. kube-openapi reports a mismatch as a type error:
+ *   spec.ip: Invalid value: "1.2.3": spec.ip in body must be of type ipv4: "1.2.3"
+ */
+export const formatKeyword: Keyword = {
+  name: "format",
+  keywords: ["format"],
+  phase: "value",
+  compile(schema): Check | undefined {
+    const format = getKey(schema, "format");
+    if (typeof format !== "string") return undefined;
+    const check = formatChecker(format);
+    if (!check) return undefined;
+    return (value, loc, run) => {
+      // Here the bad value is the string itself (errors.InvalidType(path, in, format, data)).
+      if (typeof value === "string" && !check(value)) run.sink.push(invalidType(loc, format, value));
+      return undefined;
+    };
+  },
+};

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import type { JsonObject } from "../value/index.js";
+import { compileSchema, validateWithSchema } from "./index.js";
+import { lines, object, resource } from "./test-helpers.js";
+
+const { compiled } = compileSchema(resource({ type: "object" }));
+const check = (metadata: JsonObject) => lines(validateWithSchema(compiled, object({}, metadata)).findings);
+
+const subdomain =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+describe("metadata at the root", () => {
+  it("name is a DNS-1123 subdomain", () => {
+    expect(check({ name: "Foo" })).toEqual([`error metadata.name: Invalid value: "Foo": ${subdomain}`]);
+    expect(check({ name: "a.b-c" })).toEqual([]);
+    expect(check({ name: "a".repeat(254) })).toEqual([
+      `error metadata.name: Invalid value: "${"a".repeat(254)}": must be no more than 253 characters`,
+    ]);
+  });
+
+  it("name or generateName is required; generateName may end with a dash", () => {
+    expect(check({})).toEqual(["error metadata.name: Required value: name or generateName is required"]);
+    expect(check({ generateName: "job-" })).toEqual([]);
+    expect(check({ generateName: "Job-" })).toEqual([
+      `error metadata.generateName: Invalid value: "Job-": ${subdomain}`,
+    ]);
+  });
+
+  it("namespace is a DNS-1123 label", () => {
+    expect(check({ name: "a", namespace: "a.b" })).toEqual([
+      'error metadata.namespace: Invalid value: "a.b": must not contain dots',
+    ]);
+    expect(check({ name: "a", namespace: "Team_A" })).toEqual([
+      "error metadata.namespace: Invalid value: \"Team_A\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name' or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    ]);
+  });
+
+  it("label keys are qualified names and values at most 63 characters of the label syntax", () => {
+    expect(
+      check({ name: "a", labels: { "app.kubernetes.io/name": "web", "": "x", "-x": "", k: "a".repeat(64), v: "-" } }),
+    ).toEqual([
+      'error metadata.labels: Invalid value: "": name part must be non-empty',
+      "error metadata.labels: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName' or 'my.name' or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      "error metadata.labels: Invalid value: \"-x\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName' or 'my.name' or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      `error metadata.labels: Invalid value: "${"a".repeat(64)}": must be no more than 63 characters`,
+      "error metadata.labels: Invalid value: \"-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue' or 'my_value' or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+    ]);
+  });
+
+  it("label prefixes are DNS subdomains", () => {
+    expect(check({ name: "a", labels: { "Example.com/x": "" } })).toEqual([
+      `error metadata.labels: Invalid value: "Example.com/x": prefix part ${subdomain}`,
+    ]);
+  });
+
+  it("annotation keys are qualified names in any case, and all annotations fit in 256 KiB", () => {
+    expect(check({ name: "a", annotations: { "Example.COM/Key": "x" } })).toEqual([]);
+    expect(check({ name: "a", annotations: { "a b": "" } })[0]).toContain(
+      'metadata.annotations: Invalid value: "a b": name part',
+    );
+    expect(check({ name: "a", annotations: { big: "x".repeat(256 * 1024) } })).toEqual([
+      "error metadata.annotations: Too long: may not be more than 262144 bytes",
+    ]);
+  });
+
+  it("finalizers are qualified names and field types are ObjectMeta's", () => {
+    expect(
+      check({ name: "a", finalizers: ["example.com/cleanup", "bad finalizer"], generation: -1, labels: "x" }),
+    ).toEqual([
+      'error metadata.labels: Invalid value: "string": metadata.labels in body must be of type object: "string"',
+      "error metadata.generation: Invalid value: -1: must be greater than or equal to 0",
+      "error metadata.finalizers: Invalid value: \"bad finalizer\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName' or 'my.name' or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+    ]);
+  });
+
+  it("the schema's own restrictions on metadata.name apply too", () => {
+    const restricted = compileSchema(
+      resource(
+        { type: "object" },
+        { metadata: { type: "object", properties: { name: { type: "string", maxLength: 5 } } } },
+      ),
+    ).compiled;
+    expect(lines(validateWithSchema(restricted, object({}, { name: "toolong", labels: { a: "b" } })).findings)).toEqual(
+      ["error metadata.name: Too long: may not be more than 5 bytes"],
+    );
+  });
+});

@@ -1,0 +1,178 @@
+import { type Finding, finding, invalid, required, type Severity } from "../findings/index.js";
+import { getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import { tooLong } from "./keywords/string.js";
+import { invalidType } from "./keywords/type.js";
+import {
+  byteLength,
+  isDNS1035Label,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+  isValidPathSegmentName,
+  maskTrailingDash,
+} from "./names.js";
+import { at, kindOf, type Loc, toPath } from "./types.js";
+
+/**
+ * ObjectMeta and TypeMeta of a resource: at the root (apimachinery's
+ * ValidateObjectMetaAccessor with NameIsDNSSubdomain, as the custom resource
+ * strategy calls it) and in `x-kubernetes-embedded-resource` objects
+ * (apiextensions' objectmeta.Validate: apiVersion and kind required, names
+ * checked as path segments). Messages are apimachinery's.
+ */
+
+/** ObjectMeta's JSON fields and the kind each must have. */
+const objectMeta: Record<string, "string" | "integer" | "map" | "array"> = {
+  name: "string",
+  generateName: "string",
+  namespace: "string",
+  selfLink: "string",
+  uid: "string",
+  resourceVersion: "string",
+  generation: "integer",
+  creationTimestamp: "string",
+  deletionTimestamp: "string",
+  deletionGracePeriodSeconds: "integer",
+  labels: "map",
+  annotations: "map",
+  ownerReferences: "array",
+  finalizers: "array",
+  managedFields: "array",
+};
+
+const totalAnnotationSizeLimit = 256 * 1024;
+
+export interface MetaOptions {
+  /** The object root (names are DNS subdomains) or an embedded resource (path segments). */
+  root: boolean;
+  /** Severity of unknown ObjectMeta fields, or undefined to ignore them. */
+  unknown: Severity | undefined;
+}
+
+export function unknownField(loc: Loc, severity: Severity): Finding {
+  const f = finding({ type: "UnknownField", path: toPath(loc), severity });
+  // kubectl's strict decoding wording.
+  return { ...f, message: `unknown field "${f.field}"` };
+}
+
+/** Validates `metadata` (absent is allowed for embedded resources only). */
+export function validateObjectMeta(meta: JsonValue | undefined, loc: Loc, opts: MetaOptions): Finding[] {
+  const out: Finding[] = [];
+  if (meta !== undefined && meta !== null && !isObject(meta)) {
+    out.push(invalidType(loc, "object", kindOf(meta)));
+    return out;
+  }
+  const m: JsonObject = meta ?? {};
+  for (const key of Object.keys(m)) {
+    const v = getKey(m, key) as JsonValue;
+    const want = Object.hasOwn(objectMeta, key) ? objectMeta[key] : undefined;
+    if (!want) {
+      if (opts.unknown) out.push(unknownField(at(loc, key), opts.unknown));
+      continue;
+    }
+    if (v === null) continue;
+    const kind = kindOf(v);
+    const ok =
+      want === "map"
+        ? kind === "object" && Object.values(v as JsonObject).every((x) => typeof x === "string")
+        : kind === want;
+    if (!ok) out.push(invalidType(at(loc, key), want === "map" ? "object" : want, kind));
+  }
+  const str = (k: string) => {
+    const v = getKey(m, k);
+    return typeof v === "string" ? v : "";
+  };
+  const name = str("name");
+  const generateName = str("generateName");
+  if (generateName !== "") {
+    const msgs = opts.root
+      ? isDNS1123Subdomain(maskTrailingDash(generateName))
+      : isValidPathSegmentName(generateName, true);
+    for (const msg of msgs) out.push(invalid(toPath(at(loc, "generateName")), generateName, msg));
+  }
+  if (name === "") {
+    // The API server generates a name from generateName before validating; embedded resources need none.
+    if (opts.root && generateName === "")
+      out.push(required(toPath(at(loc, "name")), "name or generateName is required"));
+  } else {
+    const msgs = opts.root ? isDNS1123Subdomain(name) : isValidPathSegmentName(name, false);
+    for (const msg of msgs) out.push(invalid(toPath(at(loc, "name")), name, msg));
+  }
+  const namespace = str("namespace");
+  if (namespace !== "") {
+    for (const msg of isDNS1123Label(namespace)) out.push(invalid(toPath(at(loc, "namespace")), namespace, msg));
+  }
+  const generation = getKey(m, "generation");
+  if (typeof generation === "number" && generation < 0) {
+    out.push(invalid(toPath(at(loc, "generation")), generation, "must be greater than or equal to 0"));
+  }
+  const labels = getKey(m, "labels");
+  if (isObject(labels)) {
+    const path = toPath(at(loc, "labels"));
+    for (const [k, v] of Object.entries(labels)) {
+      for (const msg of isQualifiedName(k)) out.push(invalid(path, k, msg));
+      if (typeof v === "string") for (const msg of isValidLabelValue(v)) out.push(invalid(path, v, msg));
+    }
+  }
+  const annotations = getKey(m, "annotations");
+  if (isObject(annotations)) {
+    const path = toPath(at(loc, "annotations"));
+    let size = 0;
+    for (const [k, v] of Object.entries(annotations)) {
+      // Qualified names, except that case does not matter.
+      for (const msg of isQualifiedName(k.toLowerCase())) out.push(invalid(path, k, msg));
+      size += byteLength(k) + (typeof v === "string" ? byteLength(v) : 0);
+    }
+    if (size > totalAnnotationSizeLimit) out.push(tooLong(at(loc, "annotations"), "", totalAnnotationSizeLimit));
+  }
+  const finalizers = getKey(m, "finalizers");
+  if (Array.isArray(finalizers)) {
+    const path = toPath(at(loc, "finalizers"));
+    for (const f of finalizers) {
+      if (typeof f === "string") for (const msg of isQualifiedName(f)) out.push(invalid(path, f, msg));
+    }
+  }
+  const owners = getKey(m, "ownerReferences");
+  if (Array.isArray(owners)) {
+    const ownersLoc = at(loc, "ownerReferences");
+    for (const ref of owners) {
+      if (!isObject(ref)) continue;
+      const field = (k: string) => {
+        const v = getKey(ref, k);
+        return typeof v === "string" ? v : "";
+      };
+      const apiVersion = field("apiVersion");
+      const version = apiVersion.includes("/") ? apiVersion.slice(apiVersion.indexOf("/") + 1) : apiVersion;
+      if (version === "")
+        out.push(invalid(toPath(at(ownersLoc, "apiVersion")), apiVersion, "version must not be empty"));
+      for (const k of ["kind", "name", "uid"]) {
+        if (field(k) === "") out.push(invalid(toPath(at(ownersLoc, k)), field(k), "must not be empty"));
+      }
+    }
+  }
+  return out;
+}
+
+/** apiextensions' validateEmbeddedResource: apiVersion and kind of an embedded object. */
+export function validateTypeMeta(obj: JsonObject, loc: Loc | undefined): Finding[] {
+  const out: Finding[] = [];
+  for (const key of ["apiVersion", "kind"]) {
+    const path = toPath(at(loc, key));
+    if (!hasKey(obj, key)) {
+      out.push(required(path));
+      continue;
+    }
+    const v = getKey(obj, key) as JsonValue;
+    if (typeof v !== "string") out.push(invalid(path, v, "must be a string"));
+    else if (v === "") out.push(invalid(path, v, "must not be empty"));
+    else if (key === "apiVersion" && v !== "/" && (v.match(/\//g)?.length ?? 0) > 1) {
+      out.push(invalid(path, v, `unexpected GroupVersion string: ${v}`));
+    } else if (key === "kind") {
+      const errs = isDNS1035Label(v.toLowerCase());
+      if (errs.length > 0)
+        out.push(invalid(path, v, `may have mixed case, but should otherwise match: ${errs.join(",")}`));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,147 @@
+/**
+ * apimachinery's name and label syntax (pkg/util/validation and
+ * pkg/api/validation/path), each returning the messages Go returns, word for
+ * word. The regexps are ours and fixed (anchored, linear), never user input.
+ */
+
+const dns1123LabelFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
+const dns1035LabelFmt = "[a-z]([-a-z0-9]*[a-z0-9])?";
+const qualifiedNameFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+const labelValueFmt = `(${qualifiedNameFmt})?`;
+
+const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const dns1035Label = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const qualifiedName = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+
+/** Byte length as Go's len(string) (UTF-8). */
+export function byteLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+export function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}'`).join(" or ")}, regex used for validation is '${fmt}')`;
+}
+
+export const maxLenError = (n: number) => `must be no more than ${n} characters`;
+export const emptyError = () => "must be non-empty";
+
+/** Subdomain: labels joined by dots (split first, so the check stays linear). */
+function matchesSubdomain(value: string): boolean {
+  return value !== "" && value.split(".").every((l) => dns1123Label.test(l));
+}
+
+export function isDNS1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > 253) errs.push(maxLenError(253));
+  if (!matchesSubdomain(value)) {
+    errs.push(
+      regexError(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+        dns1123SubdomainFmt,
+        "example.com",
+      ),
+    );
+  }
+  return errs;
+}
+
+export function isDNS1123Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > 63) errs.push(maxLenError(63));
+  if (!dns1123Label.test(value)) {
+    if (matchesSubdomain(value)) errs.push("must not contain dots");
+    else {
+      errs.push(
+        regexError(
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+          dns1123LabelFmt,
+          "my-name",
+          "123-abc",
+        ),
+      );
+    }
+  }
+  return errs;
+}
+
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > 63) errs.push(maxLenError(63));
+  if (!dns1035Label.test(value)) {
+    errs.push(
+      regexError(
+        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+        dns1035LabelFmt,
+        "my-name",
+        "abc-123",
+      ),
+    );
+  }
+  return errs;
+}
+
+const qualifiedNameErr =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+
+export function isQualifiedName(value: string): string[] {
+  const errs: string[] = [];
+  const parts = value.split("/");
+  let name: string;
+  if (parts.length === 1) name = parts[0] as string;
+  else if (parts.length === 2) {
+    const prefix = parts[0] as string;
+    name = parts[1] as string;
+    if (prefix === "") errs.push(`prefix part ${emptyError()}`);
+    else errs.push(...isDNS1123Subdomain(prefix).map((m) => `prefix part ${m}`));
+  } else {
+    return [
+      `a qualified name ${regexError(qualifiedNameErr, qualifiedNameFmt, "MyName", "my.name", "123-abc")} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
+  }
+  if (name === "") errs.push(`name part ${emptyError()}`);
+  else if (byteLength(name) > 63) errs.push(`name part ${maxLenError(63)}`);
+  if (!qualifiedName.test(name)) {
+    errs.push(`name part ${regexError(qualifiedNameErr, qualifiedNameFmt, "MyName", "my.name", "123-abc")}`);
+  }
+  return errs;
+}
+
+export function isValidLabelValue(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > 63) errs.push(maxLenError(63));
+  if (value !== "" && !qualifiedName.test(value)) {
+    errs.push(
+      regexError(
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+        labelValueFmt,
+        "MyValue",
+        "my_value",
+        "12345",
+      ),
+    );
+  }
+  return errs;
+}
+
+/** generateName is checked as a name with its trailing dash masked (apimachinery's maskTrailingDash). */
+export function maskTrailingDash(name: string): string {
+  return name.length > 1 && name.endsWith("-") ? `${name.slice(0, -2)}a` : name;
+}
+
+/** path.ValidatePathSegmentName: the rule for names of embedded resources. */
+export function isValidPathSegmentName(name: string, prefix: boolean): string[] {
+  if (!prefix && (name === "." || name === "..")) return [`may not be '${name}'`];
+  return ["/", "%"].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
+}

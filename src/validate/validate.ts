@@ -1,0 +1,207 @@
+import { type CelBudget, type CelRules, evaluateRules } from "../cel/index.js";
+import { type Finding, invalid, type Severity } from "../findings/index.js";
+import { deepEqual, getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import { type Compiled, type CompiledSchema, maxDepth } from "./compile.js";
+import { prepare, ROOT } from "./defaults.js";
+import { mapKey } from "./keywords/list-type.js";
+import { validateObjectMeta, validateTypeMeta } from "./metadata.js";
+import { at, type Loc, type Node, nameOf, type Run, toPath } from "./types.js";
+
+export interface ValidateOptions {
+  /** The previous revision: CEL transition rules (oldSelf) and ratcheting, as the API server does on update. */
+  oldObject?: JsonValue;
+  /** Fields the schema does not know: "error" (default, kubectl --validate=strict), "warning" or "ignore". */
+  unknownFields?: "error" | "warning" | "ignore";
+  /** Runtime CEL cost budget for the object (API server: 1e7; each expression is limited to 1e6 by the CEL module). */
+  celCostLimit?: number;
+}
+
+/** Field errors that make the API server skip CEL (customresource strategy's hasBlockingErr). */
+const blocking = new Set([
+  "FieldValueNotSupported",
+  "FieldValueRequired",
+  "FieldValueTooLong",
+  "FieldValueTooMany",
+  "FieldValueTypeInvalid",
+]);
+const notChecked =
+  "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
+
+interface CelJob {
+  cel: CelRules;
+  value: JsonValue;
+  old: JsonValue | undefined;
+  loc: Loc | undefined;
+}
+
+class Walk implements Run {
+  sink: Finding[] = [];
+  extras: Finding[] = [];
+  matches = 0;
+  readonly jobs: CelJob[] = [];
+
+  constructor(
+    readonly main: boolean,
+    readonly unknown: Severity | undefined,
+  ) {}
+
+  evaluate(node: Node, value: JsonValue, loc: Loc | undefined) {
+    const branch = new Walk(false, undefined);
+    visit(node, value, loc, branch, 0, undefined, 0);
+    return { findings: branch.sink, matches: branch.matches };
+  }
+}
+
+/**
+ * Defaults, then validates, as the API server does: structural defaulting,
+ * non-nullable nulls dropped (a warning each), the OpenAPI value
+ * validations, unknown fields (kubectl's strict field validation), object
+ * metadata, list types, then CEL unless a blocking error came first. Pure:
+ * the input is never mutated; the returned object shares unchanged parts.
+ */
+export function validateWithSchema(
+  compiled: CompiledSchema,
+  object: JsonValue,
+  options: ValidateOptions = {},
+): { object: JsonValue; findings: Finding[] } {
+  const { root, hasCel } = compiled as Compiled;
+  const findings: Finding[] = [];
+  const mode = options.unknownFields ?? "error";
+  const unknown = mode === "ignore" ? undefined : mode;
+  // Validation sees what the server sees: the pruned, defaulted object (and old object).
+  const { defaulted, pruned } = prepare(root, object, { findings, unknown });
+  const old =
+    options.oldObject === undefined
+      ? undefined
+      : prepare(root, options.oldObject, { findings: undefined, unknown: undefined }).pruned;
+  const walk = new Walk(true, unknown);
+  visit(root, pruned, undefined, walk, 0, old, ROOT);
+  findings.push(...walk.sink, ...walk.extras);
+  if (hasCel) {
+    if (findings.some((f) => f.severity === "error" && blocking.has(f.type))) {
+      // The server adds field.Invalid(nil, nil, …), printed `<nil>: Invalid value: "null": …`.
+      findings.push(invalid([], "null", notChecked, { rule: "cel", severity: "notice" }));
+    } else {
+      const budget: CelBudget = { remaining: options.celCostLimit ?? 1e7 };
+      for (const job of walk.jobs) findings.push(...runCel(job, budget));
+    }
+  }
+  return { object: defaulted, findings };
+}
+
+/**
+ * The node's rules on its pruned, defaulted value and its correlated old
+ * value. The CEL module skips transition rules without an old value and
+ * ratchets the others on an unchanged value (KEP-4008), as the server does.
+ */
+function runCel(job: CelJob, budget: CelBudget): Finding[] {
+  return evaluateRules(job.cel, job.value, job.old, toPath(job.loc), budget);
+}
+
+function visit(
+  node: Node,
+  value: JsonValue,
+  loc: Loc | undefined,
+  run: Walk,
+  depth: number,
+  old: JsonValue | undefined,
+  flags: number,
+): void {
+  if (depth > maxDepth) {
+    run.extras.push(invalid(toPath(loc), "", `nesting deeper than ${maxDepth} levels is not validated`));
+    return;
+  }
+  run.matches++;
+  const start = run.sink.length;
+  if (value === null) {
+    // kube-openapi checks only type (nullable) and enum on null.
+    for (const check of node.nullChecks) check(value, loc, run);
+  } else {
+    for (const check of node.checks) {
+      run.matches++;
+      check(value, loc, run);
+    }
+    if (run.main) for (const check of node.mainChecks) check(value, loc, run);
+    if (Array.isArray(value)) items(node, value, loc, run, depth, old);
+    else if (isObject(value)) properties(node, value, loc, run, depth, old, flags);
+    // CEL rules see only non-null values (apiextensions' cel validator skips nulls).
+    if (run.main && node.cel) run.jobs.push({ cel: node.cel, value, old, loc });
+  }
+  // Ratcheting: errors of the OpenAPI validations on a value unchanged since the old object only warn.
+  if (old !== undefined && run.sink.length > start && deepEqual(value, old)) {
+    for (let i = start; i < run.sink.length; i++) {
+      const f = run.sink[i] as Finding;
+      if (f.severity === "error") run.sink[i] = { ...f, severity: "warning" };
+    }
+  }
+}
+
+function items(
+  node: Node,
+  list: JsonValue[],
+  loc: Loc | undefined,
+  run: Walk,
+  depth: number,
+  old: JsonValue | undefined,
+): void {
+  const schema = node.items;
+  if (!schema) return;
+  // Old items correlate by their keys in list-type=map lists only (sets and atomic lists do not correlate).
+  let previous: Map<string, JsonValue> | undefined;
+  if (Array.isArray(old) && node.listType === "map" && node.listMapKeys) {
+    previous = new Map();
+    for (const item of old) if (isObject(item)) previous.set(mapKey(item, node.listMapKeys).text, item);
+  }
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i] as JsonValue;
+    const o = previous && isObject(item) ? previous.get(mapKey(item, node.listMapKeys as string[]).text) : undefined;
+    visit(schema, item, at(loc, i), run, depth + 1, o, 0);
+  }
+}
+
+function properties(
+  node: Node,
+  obj: JsonObject,
+  loc: Loc | undefined,
+  run: Walk,
+  depth: number,
+  old: JsonValue | undefined,
+  flags: number,
+): void {
+  const sized = node.sizeCheck ? node.sizeCheck(obj, loc, run) !== false : true;
+  // After a min/maxProperties failure kube-openapi validates nothing below; the rest still runs.
+  if (!sized && !run.main) return;
+  const saved = run.sink;
+  if (!sized) run.sink = [];
+  const resource = run.main && (flags & ROOT || node.embedded);
+  const oldObj = isObject(old) ? old : undefined;
+  for (const key of Object.keys(obj)) {
+    const v = getKey(obj, key) as JsonValue;
+    const o = oldObj ? getKey(oldObj, key) : undefined;
+    const prop = node.properties?.get(key);
+    if (prop) visit(prop, v, at(loc, key), run, depth + 1, o, 0);
+    else if (node.additional) visit(node.additional, v, at(loc, { key }), run, depth + 1, o, 0);
+    else if (node.additionalFalse) {
+      // Pruning removed such keys from the structural tree, except under a preserved list;
+      // value-only branches keep plain JSON Schema semantics.
+      run.sink.push(forbiddenProperty(loc, key));
+    }
+  }
+  if (sized) node.required?.(obj, loc, run);
+  run.sink = saved;
+  if (!resource) return;
+  const meta = getKey(obj, "metadata");
+  if (flags & ROOT) {
+    run.extras.push(...validateObjectMeta(meta, at(undefined, "metadata"), { root: true, unknown: run.unknown }));
+  } else {
+    run.extras.push(...validateTypeMeta(obj, loc));
+    if (hasKey(obj, "metadata")) {
+      run.extras.push(...validateObjectMeta(meta, at(loc, "metadata"), { root: false, unknown: run.unknown }));
+    }
+  }
+}
+
+/** kube-openapi's PropertyNotAllowed, reported on the object: `spec: Invalid value: "foo": spec.foo in body is a forbidden property`. */
+function forbiddenProperty(loc: Loc | undefined, key: string): Finding {
+  return invalid(toPath(loc), key, `${nameOf(loc)}.${key} in body is a forbidden property`);
+}
