@@ -20,7 +20,7 @@ describe("built-in kind schemas", () => {
   it("reports a wrong type as the API server words it for typed fields", () => {
     const found = validateBuiltin("apps/v1", "Deployment", deployment({ replicas: "three" }));
     expect(found?.map((f) => f.message)).toEqual([
-      'spec.replicas: Invalid value: "three": spec.replicas in body must be of type integer: "string"',
+      'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
     ]);
   });
 
@@ -54,6 +54,23 @@ describe("built-in kind schemas", () => {
     }
     expect(validateBuiltin("example.com/v1", "Widget", {})).toBeUndefined();
     expect(hasBuiltinSchema("v1", "__proto__")).toBe(false);
+  });
+
+  it("checks the formats the validators use with kunion's own format module (quantity, int32, date-time)", () => {
+    const pod = (cpu: string, port: number, time: string) => ({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p", creationTimestamp: time },
+      spec: { containers: [{ name: "c", resources: { limits: { cpu } }, ports: [{ containerPort: port }] }] },
+    });
+    expect(validateBuiltin("v1", "Pod", pod("500m", 80, "2026-11-21T10:00:00Z"))).toEqual([]);
+    expect(validateBuiltin("v1", "Pod", pod("1.5Gi", 65535, "2026-11-21T10:00:00+01:00"))).toEqual([]);
+    const messages = validateBuiltin("v1", "Pod", pod("lots", 2 ** 31, "yesterday"))?.map((f) => f.message);
+    expect(messages).toEqual([
+      'metadata.creationTimestamp: Invalid value: "yesterday": metadata.creationTimestamp in body must be of type date-time: "yesterday"',
+      "spec.containers[0].ports[0].containerPort: Invalid value: 2147483648: spec.containers[0].ports[0].containerPort in body must be of type int32: 2147483648",
+      'spec.containers[0].resources.limits.cpu: Invalid value: "lots": spec.containers[0].resources.limits.cpu in body must be of type quantity: "lots"',
+    ]);
   });
 
   it("keeps hostile keys as data", () => {

@@ -6,7 +6,9 @@
  * formats. Their errors are turned into findings in the API server's words.
  *
  * What they cannot say: unknown fields (the OpenAPI document does not close
- * objects) and rules the API server checks by hand beyond unions.
+ * objects) and rules the API server checks by hand beyond unions. Nor can
+ * their errors tell a map key from a field name: map keys print dotted
+ * (`limits.cpu`), not in brackets as the API server does (`limits[cpu]`).
  */
 
 import { validate as mutatingWebhooks } from "kubernetes-models/_schemas/IoK8sApiAdmissionregistrationV1MutatingWebhookConfiguration";
@@ -101,7 +103,29 @@ export function validateBuiltin(apiVersion: string, kind: string, object: JsonVa
   if (!Object.hasOwn(validators, key)) return undefined;
   const validate = validators[key] as Validator;
   if (validate(object)) return [];
-  return (validate.errors ?? []).map((e) => toFinding(object, e));
+  return oneCausePerPath(validate.errors ?? []).map((e) => toFinding(object, e));
+}
+
+/**
+ * A value that fails every branch of a `oneOf`/`anyOf` (int-or-string,
+ * quantities) makes Ajv report each branch and the combinator: one cause, so
+ * keep one error there, the most specific (a format over a type).
+ */
+function oneCausePerPath(errors: readonly AjvError[]): AjvError[] {
+  const combined = new Set(
+    errors.filter((e) => e.keyword === "oneOf" || e.keyword === "anyOf").map((e) => e.instancePath),
+  );
+  const out: AjvError[] = [];
+  for (const e of errors) {
+    if (!combined.has(e.instancePath)) out.push(e);
+    else if (!out.some((kept) => kept.instancePath === e.instancePath)) {
+      const atPath = errors.filter(
+        (x) => x.instancePath === e.instancePath && x.keyword !== "oneOf" && x.keyword !== "anyOf",
+      );
+      out.push(atPath.find((x) => x.keyword === "format") ?? atPath[0] ?? e);
+    }
+  }
+  return out;
 }
 
 function toFinding(object: JsonValue, e: AjvError): Finding {
@@ -113,8 +137,9 @@ function toFinding(object: JsonValue, e: AjvError): Finding {
     case "enum":
       return notSupported(path, value, (e.params.allowedValues as unknown[]).map(String));
     case "type": {
+      // As kube-openapi: the bad value printed is the type found, not the value.
       const detail = `${formatPath(path)} in body must be of type ${String(e.params.type)}: "${jsonType(value)}"`;
-      return finding({ type: "FieldValueTypeInvalid", path, badValue: value, detail });
+      return finding({ type: "FieldValueTypeInvalid", path, badValue: jsonType(value), detail });
     }
     case "format": {
       const detail = `${formatPath(path)} in body must be of type ${String(e.params.format)}: ${JSON.stringify(value)}`;
