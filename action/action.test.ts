@@ -33,7 +33,7 @@ function runAction(inputs: Record<string, string>) {
 }
 
 describe("the bundled Action", () => {
-  it("annotates union errors on their lines, writes the summary and outputs, and fails the step", () => {
+  it("annotates errors on their lines, writes the summary and outputs, and fails the step", () => {
     const { stdout, status, summary, output } = runAction({
       manifests: "examples/manifests/*.yaml\nexamples/deployment/recreate.yaml",
       crds: "examples/crds/*.yaml",
@@ -44,7 +44,7 @@ describe("the bundled Action", () => {
     );
     expect(stdout.match(/^::error title=/gm)).toHaveLength(5);
     expect(summary).toContain("3 file(s), 5 object(s): 5 error(s), 0 warning(s)");
-    expect(summary).toContain("<td>examples/manifests/backups-invalid.yaml:10</td>");
+    expect(summary).toContain("<td>examples/manifests/backups-invalid.yaml:12</td>");
     expect(output).toMatch(/^errors<<(\S+)\n5\n\1$/m);
   });
 

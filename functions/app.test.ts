@@ -55,13 +55,13 @@ describe("HTTP app", () => {
   it("validates with a deployed CRD, from a YAML body", async () => {
     const res = await post(
       "/v1/validate",
-      "object: {apiVersion: example.com/v1, kind: Thing, spec: {a: x, b: y}}\n",
+      "object: {apiVersion: example.com/v1, kind: Thing, metadata: {name: t}, spec: {a: one, b: two}}\n",
       "application/yaml",
     );
     const body = await json(res);
     expect(body.valid).toBe(false);
     expect(body.findings.map((f: { message: string }) => f.message)).toEqual([
-      'spec: Invalid value: "{a, b}": must specify at most one of: `a`, `b`',
+      'spec: Invalid value: "object": failed rule: [has(self.a),has(self.b)].filter(x,x==true).size() <= 1',
     ]);
   });
 

@@ -1,6 +1,6 @@
 /**
  * The HTTP face: one Hono app over the core, the same on Node and Workers.
- * This first cut serves /healthz, /v1/normalize and /v1/validate (unions);
+ * This first cut serves /healthz, /v1/normalize and /v1/validate;
  * CRDs come from the deployment (`defaults`) or inline in the request.
  */
 import { Hono } from "hono";
@@ -16,7 +16,7 @@ import {
   type JsonValue,
   normalize,
   parseSource,
-  validateUnions,
+  validateObject,
 } from "../src/index.js";
 
 export interface AppOptions {
@@ -73,13 +73,12 @@ export function createApp({ defaults }: AppOptions): Hono {
     const oldObject = optionalObject(body, "oldObject");
     const options = optionalObject(body, "options");
     const ratcheting = options?.ratcheting !== false;
+    const unknownFields = options?.strict === false ? "warning" : "error";
     const findings: Finding[] = [];
     objects.forEach((object, i) => {
-      const schema = schemaOf(catalog, object);
-      const found = validateUnions(
-        { object, oldObject: objects.length === 1 ? oldObject : undefined, schema },
-        { ratcheting },
-      );
+      const { apiVersion, kind } = typeMeta(object);
+      const old = objects.length === 1 ? oldObject : undefined;
+      const found = validateObject(catalog, apiVersion, kind, object, { oldObject: old, ratcheting, unknownFields });
       findings.push(...found.map((f) => (objects.length > 1 ? { ...f, document: i } : f)));
     });
     return c.json({ valid: !findings.some((f) => f.severity === "error"), findings: findings.map(findingToJson) });
@@ -147,10 +146,15 @@ function catalogFor(body: JsonObject, deployed: Catalog): Catalog {
   return catalog;
 }
 
-function schemaOf(catalog: Catalog, object: JsonObject) {
+function typeMeta(object: JsonObject): { apiVersion: string; kind: string } {
   const { apiVersion, kind } = object;
   if (typeof apiVersion !== "string" || typeof kind !== "string") {
     throw new RequestError(422, "object", "the object needs a string apiVersion and kind");
   }
+  return { apiVersion, kind };
+}
+
+function schemaOf(catalog: Catalog, object: JsonObject) {
+  const { apiVersion, kind } = typeMeta(object);
   return catalog.schemaFor(apiVersion, kind);
 }

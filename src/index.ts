@@ -12,4 +12,5 @@ export * from "./report/index.js";
 export * from "./schema/index.js";
 export * from "./source/index.js";
 export * from "./unions/index.js";
+export * from "./validate/index.js";
 export * from "./value/index.js";

@@ -1,16 +1,27 @@
-import { builtinSchemaFor } from "../builtins/index.js";
-import { type Crd, isCrd, readCrd } from "../crd/index.js";
+import { builtinSchemaFor, hasBuiltinSchema } from "../builtins/index.js";
+import { type Crd, type CrdVersion, isCrd, readCrd } from "../crd/index.js";
 import type { Finding } from "../findings/index.js";
 import { attachGoUnions, fromSMDSchema, type GoTypes, parseGoTypes, type SchemaNode } from "../schema/index.js";
 import type { SourceDocument } from "../source/index.js";
+import { type CompiledSchema, compileSchema } from "../validate/index.js";
 import { getKey, isObject, type JsonValue } from "../value/index.js";
+
+/** What an object's apiVersion and kind lead to. */
+export type Resolved =
+  | { kind: "crd"; crd: Crd; version: CrdVersion; compiled: CompiledSchema | undefined }
+  /** The CRD is known, but not this version, or the version is not served. */
+  | { kind: "unserved"; crd: Crd }
+  | { kind: "builtin"; unions: SchemaNode | undefined }
+  | { kind: "smd"; unions: SchemaNode };
 
 /**
  * Where an object's schema comes from: the CRDs given (and found among the
- * inputs), SMD schema files, then the built-in registry of Kubernetes kinds.
+ * inputs), SMD schema files, then Kubernetes' own kinds.
  */
 export interface Catalog {
   crds: Crd[];
+  resolve(apiVersion: string, kind: string): Resolved | undefined;
+  /** The union model for an object (what normalization needs). */
   schemaFor(apiVersion: string, kind: string): SchemaNode | undefined;
 }
 
@@ -24,15 +35,18 @@ export function isSchemaDocument(value: JsonValue): boolean {
   return isCrd(value) || (isObject(value) && Array.isArray(getKey(value, "types")) && !getKey(value, "kind"));
 }
 
+/**
+ * Reads every CRD and schema among the documents. Each CRD version's schema
+ * is compiled here, once, so that a pattern RE2 refuses or a CEL rule that
+ * does not compile is reported on the CRD's own line even with no object.
+ */
 export function buildCatalog(
   documents: readonly SourceDocument[],
   goSources: readonly GoSource[] = [],
-): {
-  catalog: Catalog;
-  findings: Finding[];
-} {
+): { catalog: Catalog; findings: Finding[] } {
   const findings: Finding[] = [];
   const crds: Crd[] = [];
+  const compiled = new Map<CrdVersion, CompiledSchema>();
   const smd: Record<string, SchemaNode> = Object.create(null);
   const located = (doc: SourceDocument, found: Finding[]) =>
     found.map((f) => ({ ...f, file: doc.file, document: doc.index, ...doc.locate(f.path) }));
@@ -53,8 +67,15 @@ export function buildCatalog(
       const { crd, findings: found } = readCrd(doc.value);
       findings.push(...located(doc, found));
       for (const version of crd.versions) {
-        if (!version.schema || goSources.length === 0) continue;
-        findings.push(...attachGoUnions(version.schema, goTypesFor(version.name), crd.kind));
+        if (version.openAPIV3Schema) {
+          const result = compileSchema(version.openAPIV3Schema);
+          compiled.set(version, result.compiled);
+          const inCrd = result.findings.map((f) => ({ ...f, path: [...version.schemaPath, ...f.path] }));
+          findings.push(...located(doc, inCrd));
+        }
+        if (version.schema && goSources.length > 0) {
+          findings.push(...attachGoUnions(version.schema, goTypesFor(version.name), crd.kind));
+        }
       }
       crds.push(crd);
     } else if (isSchemaDocument(doc.value)) {
@@ -64,13 +85,26 @@ export function buildCatalog(
     }
   }
 
-  const schemaFor = (apiVersion: string, kind: string): SchemaNode | undefined => {
+  const resolve = (apiVersion: string, kind: string): Resolved | undefined => {
     const [group, version] = apiVersion.includes("/") ? apiVersion.split("/", 2) : ["", apiVersion];
-    const crd = crds.find((c) => c.kind === kind && c.group === group);
-    if (crd) return crd.versions.find((v) => v.name === version)?.schema;
-    return (Object.hasOwn(smd, kind) ? smd[kind] : undefined) ?? builtinSchemaFor(apiVersion, kind);
+    // Several CRDs may define one kind (two channels, two tutorials): the one serving this version wins.
+    const candidates = crds.filter((c) => c.kind === kind && c.group === group);
+    for (const crd of candidates) {
+      const v = crd.versions.find((x) => x.name === version && x.served);
+      if (v) return { kind: "crd", crd, version: v, compiled: compiled.get(v) };
+    }
+    if (candidates[0]) return { kind: "unserved", crd: candidates[0] };
+    if (Object.hasOwn(smd, kind)) return { kind: "smd", unions: smd[kind] as SchemaNode };
+    const unions = builtinSchemaFor(apiVersion, kind);
+    if (unions || hasBuiltinSchema(apiVersion, kind)) return { kind: "builtin", unions };
+    return undefined;
   };
-  return { catalog: { crds, schemaFor }, findings };
+  const schemaFor = (apiVersion: string, kind: string): SchemaNode | undefined => {
+    const r = resolve(apiVersion, kind);
+    if (!r || r.kind === "unserved") return undefined;
+    return r.kind === "crd" ? r.version.schema : r.unions;
+  };
+  return { catalog: { crds, resolve, schemaFor }, findings };
 }
 
 /**

@@ -1,18 +1,21 @@
 /**
  * Files in memory → findings: builds the schema catalog from CRDs, SMD
- * schemas and Go types, pairs objects with their previous revision, and runs
- * union normalization and validation on each. The CLI, the Action and the
+ * schemas, Go types and Kubernetes' own kinds, pairs objects with their
+ * previous revision, and runs normalization, or validation (schema, CEL and
+ * unions in one pass), on each. The CLI, the Action and the
  * HTTP functions all go through here.
- * Imports source, crd, builtins, schema, unions, findings, value.
+ * Imports source, crd, builtins, schema, unions, validate, findings, value, path.
  */
-export { buildCatalog, type Catalog, type GoSource, isSchemaDocument } from "./catalog.js";
+export { buildCatalog, type Catalog, type GoSource, isSchemaDocument, type Resolved } from "./catalog.js";
 export {
   indexByIdentity,
   type NormalizedObject,
   normalizeObjects,
   objectsOf,
   type SourceObject,
+  type ValidateObjectOptions,
   type ValidateObjectsOptions,
+  validateObject,
   validateObjects,
 } from "./objects.js";
 export { loadWorkspace, type TextFile, type Workspace, type WorkspaceInput } from "./workspace.js";

@@ -1,6 +1,10 @@
+import { validateBuiltin } from "../builtins/index.js";
 import { type Finding, finding, required } from "../findings/index.js";
+import type { FieldPath } from "../path/index.js";
+import { propertyOf, type SchemaNode } from "../schema/index.js";
 import type { SourceDocument } from "../source/index.js";
 import { type NormalizeOptions, type NormalizeResult, normalize, validateUnions } from "../unions/index.js";
+import { validateWithSchema } from "../validate/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { type Catalog, isSchemaDocument } from "./catalog.js";
 
@@ -64,7 +68,80 @@ export function at(doc: SourceDocument, f: Finding): Finding {
 
 export interface ValidateObjectsOptions {
   old?: ReadonlyMap<string, JsonObject>;
+  /** Union ratcheting on update (default true). */
   ratcheting?: boolean;
+  /** Fields no schema declares: errors (kubectl --validate=strict, the default), warnings, or ignored. */
+  unknownFields?: "error" | "warning" | "ignore";
+}
+
+export interface ValidateObjectOptions extends Omit<ValidateObjectsOptions, "old"> {
+  oldObject?: JsonObject;
+}
+
+/**
+ * Everything the API server would say about one object, in one pass: its
+ * schema (structural, defaults first, then CEL) and its unions. Unions the
+ * schema checks itself (recognised from CEL or oneOf) are left to the schema,
+ * and built-in discriminators with the API server's own wording are not
+ * reported twice. Findings carry paths; the caller locates them.
+ */
+export function validateObject(
+  catalog: Catalog,
+  apiVersion: string,
+  kind: string,
+  object: JsonObject,
+  options: ValidateObjectOptions = {},
+): Finding[] {
+  const target = catalog.resolve(apiVersion, kind);
+  const { oldObject } = options;
+  const ratcheting = options.ratcheting ?? true;
+  if (!target) {
+    const detail = `${apiVersion}, Kind=${kind} (give its CRD to check it)`;
+    return [finding({ type: "SchemaMissing", path: ["kind"], detail, rule: "schema-missing", severity: "notice" })];
+  }
+  switch (target.kind) {
+    case "unserved": {
+      // kubectl: `no matches for kind "X" in version "g/v9"`; name the versions that would work.
+      const served = target.crd.versions.filter((v) => v.served).map((v) => `"${target.crd.group}/${v.name}"`);
+      const also = served.length > 0 ? `; served versions: ${served.join(", ")}` : "";
+      const detail = `no matches for kind "${kind}" in version "${apiVersion}"${also}`;
+      return [finding({ type: "SchemaMissing", path: ["apiVersion"], detail, rule: "schema" })];
+    }
+    case "crd": {
+      const unknownFields = options.unknownFields ?? "error";
+      const schema = target.compiled
+        ? validateWithSchema(target.compiled, object, { oldObject, unknownFields })
+        : { object, findings: [] };
+      const unions = validateUnions(
+        { object: schema.object, oldObject, schema: target.version.schema },
+        { ratcheting, skipSchemaEnforced: true },
+      );
+      return [...schema.findings, ...unions];
+    }
+    case "builtin": {
+      const unions = validateUnions({ object, oldObject, schema: target.unions }, { ratcheting });
+      const own = (validateBuiltin(apiVersion, kind, object) ?? []).filter(
+        (f) => !(f.type === "FieldValueNotSupported" && isWordedDiscriminator(target.unions, f.path)),
+      );
+      return [...own, ...unions];
+    }
+    case "smd":
+      return validateUnions({ object, oldObject, schema: target.unions }, { ratcheting });
+  }
+}
+
+/**
+ * A discriminator of a built-in union that the API server validates by hand:
+ * its own message (in `unions/wording.ts`) replaces the OpenAPI enum's.
+ */
+function isWordedDiscriminator(schema: SchemaNode | undefined, path: FieldPath): boolean {
+  let node = schema;
+  for (const seg of path.slice(0, -1)) {
+    if (typeof seg === "number") node = node?.items;
+    else node = typeof seg === "string" ? propertyOf(node, seg) : node?.additionalProperties;
+  }
+  const last = path[path.length - 1];
+  return node?.unions?.some((u) => u.wording !== undefined && u.discriminator === last) ?? false;
 }
 
 export function validateObjects(
@@ -74,21 +151,10 @@ export function validateObjects(
 ): Finding[] {
   const findings: Finding[] = [];
   for (const o of objects) {
-    const schema = catalog.schemaFor(o.apiVersion, o.kind);
-    if (!schema) {
-      const detail = `${o.apiVersion}, Kind=${o.kind} (give its CRD to check it)`;
-      findings.push(
-        at(
-          o.doc,
-          finding({ type: "SchemaMissing", path: ["kind"], detail, rule: "schema-missing", severity: "notice" }),
-        ),
-      );
-      continue;
-    }
     const oldObject = o.identity ? options.old?.get(o.identity) : undefined;
-    const ratcheting = options.ratcheting ?? true;
-    for (const f of validateUnions({ object: o.object, oldObject, schema }, { ratcheting }))
+    for (const f of validateObject(catalog, o.apiVersion, o.kind, o.object, { ...options, oldObject })) {
       findings.push(at(o.doc, f));
+    }
   }
   return findings;
 }

@@ -60,7 +60,14 @@ function load(args: ValidateArgs | NormalizeArgs) {
 
 function validate(args: ValidateArgs, io: Io): number {
   const { catalog, objects, old, files, findings } = load(args);
-  const all = [...findings, ...validateObjects(objects, catalog, { old, ratcheting: args.ratcheting })];
+  const all = [
+    ...findings,
+    ...validateObjects(objects, catalog, {
+      old,
+      ratcheting: args.ratcheting,
+      unknownFields: args.strict ? "error" : "warning",
+    }),
+  ];
   const summary = summarize(all, files, objects.length);
   if (args.output === "json") io.stdout(`${formatJson(all, summary)}\n`);
   else if (args.output === "sarif") io.stdout(`${formatSarif(all)}\n`);

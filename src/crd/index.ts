@@ -13,7 +13,11 @@ export interface CrdVersion {
   name: string;
   served: boolean;
   storage: boolean;
+  /** The union model of the version's schema. */
   schema: SchemaNode | undefined;
+  /** The version's openAPIV3Schema as written, and where it sits in the CRD document. */
+  openAPIV3Schema: JsonObject | undefined;
+  schemaPath: FieldPath;
 }
 
 export interface Crd {
@@ -55,25 +59,35 @@ export function readCrd(doc: JsonObject): { crd: Crd; findings: Finding[] } {
     return root;
   };
   const versions = getKey(s, "versions");
+  const sharedPath: FieldPath = ["spec", "validation", "openAPIV3Schema"];
   const shared = getKey(s, "validation");
-  const sharedSchema = isObject(shared)
-    ? read(getKey(shared, "openAPIV3Schema"), ["spec", "validation", "openAPIV3Schema"])
-    : undefined;
+  const sharedRaw = isObject(shared) ? getKey(shared, "openAPIV3Schema") : undefined;
+  const sharedSchema = read(sharedRaw, sharedPath);
+  const version = (v: JsonObject, raw: JsonValue | undefined, at: FieldPath, schema = read(raw, at)): CrdVersion => ({
+    name: str(getKey(v, "name")),
+    served: getKey(v, "served") !== false,
+    storage: getKey(v, "storage") === true,
+    schema,
+    openAPIV3Schema: isObject(raw) ? raw : undefined,
+    schemaPath: at,
+  });
   if (Array.isArray(versions)) {
     versions.forEach((v, i) => {
       if (!isObject(v)) return;
-      const schema = getKey(v, "schema");
-      crd.versions.push({
-        name: str(getKey(v, "name")),
-        served: getKey(v, "served") !== false,
-        storage: getKey(v, "storage") === true,
-        schema: isObject(schema)
-          ? read(getKey(schema, "openAPIV3Schema"), ["spec", "versions", i, "schema", "openAPIV3Schema"])
-          : sharedSchema,
-      });
+      const own = getKey(v, "schema");
+      if (isObject(own))
+        crd.versions.push(
+          version(v, getKey(own, "openAPIV3Schema"), ["spec", "versions", i, "schema", "openAPIV3Schema"]),
+        );
+      else crd.versions.push(version(v, sharedRaw, sharedPath, sharedSchema));
     });
   } else if (typeof getKey(s, "version") === "string") {
-    crd.versions.push({ name: str(getKey(s, "version")), served: true, storage: true, schema: sharedSchema });
+    crd.versions.push({
+      ...version(s, sharedRaw, sharedPath, sharedSchema),
+      name: str(getKey(s, "version")),
+      served: true,
+      storage: true,
+    });
   }
   return { crd, findings };
 }

@@ -36,6 +36,12 @@ export interface Union {
   origin: string;
   /** The API server's own messages for this built-in union (see `unions/wording.ts`). */
   wording?: string;
+  /**
+   * The schema checks this union itself (it was recognised from CEL rules or a
+   * `oneOf`): full validation leaves it to the schema, so a cause is reported
+   * once, in the CRD author's words.
+   */
+  enforcedBySchema?: boolean;
 }
 
 /**

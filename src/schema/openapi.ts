@@ -239,6 +239,7 @@ function celUnions(v: Visited): Union[] {
           exactlyOne: fact.exactlyOne,
           deduce: false,
           origin: `x-kubernetes-validations rule ${index}`,
+          enforcedBySchema: true,
         });
         continue;
       }
@@ -266,7 +267,7 @@ function celUnions(v: Visited): Union[] {
     }
     const list = [...used].sort((a, b) => a - b);
     const origin = `x-kubernetes-validations rule${list.length === 1 ? "" : "s"} ${list.join(", ")}`;
-    out.push(discriminated(v, disc, members, origin));
+    out.push({ ...discriminated(v, disc, members, origin), enforcedBySchema: true });
   }
   return out;
 }
@@ -285,7 +286,7 @@ function oneOfUnion(v: Visited): Union | undefined {
     fields.push(req[0]);
   }
   const members = fields.map((f) => member(v, f, defaultMemberValue(f)));
-  return { members, emptyValues: [], exactlyOne: true, deduce: false, origin: "oneOf" };
+  return { members, emptyValues: [], exactlyOne: true, deduce: false, origin: "oneOf", enforcedBySchema: true };
 }
 
 /** The same union declared in two forms is kept once (the first); exactly-one wins if either says so. */

@@ -17,6 +17,8 @@ export interface ValidateUnionsInput {
 export interface ValidateUnionsOptions {
   /** Skip a union whose members' set-ness and discriminator did not change (default true, as the API server). */
   ratcheting?: boolean;
+  /** Leave unions the schema checks itself (CEL, oneOf) to the schema, when it is validated in the same pass. */
+  skipSchemaEnforced?: boolean;
 }
 
 const rule = { rule: "union" } as const;
@@ -32,9 +34,11 @@ export function validateUnions(input: ValidateUnionsInput, options: ValidateUnio
   const plan = input.schema ? planFor(input.schema) : null;
   if (!plan) return [];
   const ratcheting = options.ratcheting ?? true;
+  const skipSchemaEnforced = options.skipSchemaEnforced ?? false;
   const findings: Finding[] = [];
   walkUnions(plan, input.object, input.oldObject, (node, old, p, path) => {
     for (const union of p.unions) {
+      if (skipSchemaEnforced && union.enforcedBySchema) continue;
       if (ratcheting && old && unchanged(union, node, old)) continue;
       if (!old && quietlyValid(union, node)) continue;
       findings.push(...validateUnion(union, node, old, path()));
@@ -51,7 +55,7 @@ function validateUnion(union: Union, node: JsonObject, old: JsonObject | undefin
     // The API server refuses this before any union rule; for unions the discriminator is then unset.
     const at = child(path, union.discriminator);
     const detail = `${formatPath(at)} in body must be of type string: "${jsonType(raw)}"`;
-    out.push(finding({ type: "FieldValueTypeInvalid", path: at, badValue: raw, detail, ...rule }));
+    out.push(finding({ type: "FieldValueTypeInvalid", path: at, badValue: jsonType(raw), detail, ...rule }));
   }
   const own = union.wording !== undefined ? wordings[union.wording] : undefined;
   if (own) {

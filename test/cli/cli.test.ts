@@ -22,16 +22,21 @@ function tempFile(name: string, text: string): string {
   return path;
 }
 
+/** A Deployment the API server would accept but for its strategy. */
+const deploymentWith = (strategy: string, extra = "") =>
+  `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n${extra}  strategy: ${strategy}\n  selector: {matchLabels: {app: w}}\n  template:\n    metadata: {labels: {app: w}}\n    spec: {containers: [{name: w, image: nginx}]}\n`;
+
 describe("kunion validate", () => {
-  it("reports each union error of the examples at its line, and exits 1", () => {
+  it("reports each error of the examples at its line, in the CRD's own words, and exits 1", () => {
     const { code, stdout } = kunion("validate", "--crd", ex("crds"), ex("manifests"));
     expect(code).toBe(1);
     const file = ex("manifests/backups-invalid.yaml");
+    // The unions of this CRD are written as CEL rules: those rules report them, once each.
     expect(stdout.trim().split("\n")).toEqual([
-      `${file}:8:3: error union: spec.destination.s3: Invalid value: "": must be specified when \`type\` is "S3"`,
-      `${file}:10:5: error union: spec.destination.gcs: Invalid value: "": may only be specified when \`type\` is "GCS"`,
-      `${file}:12:3: error union: spec.schedule: Invalid value: "{cron, interval}": must specify exactly one of: \`cron\`, \`interval\``,
-      `${file}:24:3: error union: spec.schedule: Invalid value: "": must specify one of: \`cron\`, \`interval\``,
+      `${file}:8:3: error cel: spec.destination: Invalid value: "object": gcs must be nil if the type is not GCS`,
+      `${file}:8:3: error cel: spec.destination: Invalid value: "object": s3 must be specified for type S3`,
+      `${file}:12:3: error cel: spec.schedule: Invalid value: "object": exactly one of the fields in [cron interval] must be set`,
+      `${file}:24:3: error cel: spec.schedule: Invalid value: "object": exactly one of the fields in [cron interval] must be set`,
     ]);
   });
 
@@ -63,14 +68,8 @@ describe("kunion validate", () => {
   });
 
   it("ratchets on update unless told not to", () => {
-    const old = tempFile(
-      "old.yaml",
-      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  strategy: {type: Recreate, rollingUpdate: {}}\n",
-    );
-    const now = tempFile(
-      "new.yaml",
-      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  replicas: 3\n  strategy: {type: Recreate, rollingUpdate: {}}\n",
-    );
+    const old = tempFile("old.yaml", deploymentWith("{type: Recreate, rollingUpdate: {}}"));
+    const now = tempFile("new.yaml", deploymentWith("{type: Recreate, rollingUpdate: {}}", "  replicas: 3\n"));
     expect(kunion("validate", "--old", old, now).code).toBe(0);
     expect(kunion("validate", "--no-ratcheting", "--old", old, now).code).toBe(1);
   });
@@ -193,7 +192,7 @@ describe("kunion validate -o sarif and -o github", () => {
     const [run] = log.runs;
     expect(run.tool.driver.name).toBe("kunion");
     expect(run.tool.driver.informationUri).toMatch(/^https:\/\//);
-    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(["union"]);
+    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(["cel"]);
     const located = run.results.map(
       (r: {
         ruleId: string;
@@ -208,17 +207,17 @@ describe("kunion validate -o sarif and -o github", () => {
     );
     const uri = invalidRel.split(sep).join("/");
     expect(located).toEqual([
-      ["union", "error", uri, { startLine: 8, startColumn: 3 }],
-      ["union", "error", uri, { startLine: 10, startColumn: 5 }],
-      ["union", "error", uri, { startLine: 12, startColumn: 3 }],
-      ["union", "error", uri, { startLine: 24, startColumn: 3 }],
+      ["cel", "error", uri, { startLine: 8, startColumn: 3 }],
+      ["cel", "error", uri, { startLine: 8, startColumn: 3 }],
+      ["cel", "error", uri, { startLine: 12, startColumn: 3 }],
+      ["cel", "error", uri, { startLine: 24, startColumn: 3 }],
     ]);
     expect(run.results[1].message.text).toBe(
-      'spec.destination.gcs: Invalid value: "": may only be specified when `type` is "GCS"',
+      'spec.destination: Invalid value: "object": s3 must be specified for type S3',
     );
     expect(run.results[1].properties).toEqual({
       type: "FieldValueInvalid",
-      field: "spec.destination.gcs",
+      field: "spec.destination",
       document: 0,
     });
   });
@@ -249,7 +248,7 @@ describe("kunion validate -o sarif and -o github", () => {
   it("-o github escapes a hostile file name, so it cannot end the command or start another", () => {
     const file = tempFile(
       "odd,na:me%\n::warning file=x::pwned.yaml",
-      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  strategy: {type: Recreate, rollingUpdate: {}}\n",
+      deploymentWith("{type: Recreate, rollingUpdate: {}}"),
     );
     const { stdout } = kunion("validate", "-o", "github", "--fail-on", "never", file);
     const escaped = file.replaceAll("%", "%25").replaceAll("\n", "%0A").replaceAll(":", "%3A").replaceAll(",", "%2C");
