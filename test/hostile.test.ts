@@ -173,3 +173,67 @@ spec:
     expect(polluted().Constructor).toBeUndefined();
   });
 });
+
+/** A one-version CRD `Thing` of example.com whose `spec` has the given schema. */
+function crdWithSpec(spec: Record<string, unknown>): string {
+  return JSON.stringify({
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "things.example.com" },
+    spec: {
+      group: "example.com",
+      names: { kind: "Thing", plural: "things" },
+      scope: "Namespaced",
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: "object", properties: { spec } } },
+        },
+      ],
+    },
+  });
+}
+const thing = (spec: unknown) =>
+  JSON.stringify({ apiVersion: "example.com/v1", kind: "Thing", metadata: { name: "t" }, spec });
+
+describe("hostile schemas are answered with findings, fast", () => {
+  it("a CRD with 1,000 CEL rules, one of which does not compile", () => {
+    const rules = Array.from({ length: 1000 }, (_, i) => ({ rule: i === 500 ? "self.n +" : `self.n != ${i}` }));
+    const crd = crdWithSpec({
+      type: "object",
+      properties: { n: { type: "integer" } },
+      "x-kubernetes-validations": rules,
+    });
+    const { stdout } = kunion({ "crd.json": crd, "thing.json": thing({ n: 7 }) }, "validate");
+    expect(stdout).toMatch(
+      /crd\.json:1:\d+: error cel: .*x-kubernetes-validations\[500\]\.rule: Invalid schema: compilation failed/,
+    );
+    expect(stdout).toContain('thing.json:1:71: error cel: spec: Invalid value: "object": failed rule: self.n != 7');
+    expect(stdout.match(/failed rule/g)).toHaveLength(1);
+  });
+
+  it("a catastrophic pattern against a long string", () => {
+    const crd = crdWithSpec({ type: "object", properties: { s: { type: "string", pattern: "^(a+)+$" } } });
+    const started = performance.now();
+    const { stdout } = kunion({ "crd.json": crd, "thing.json": thing({ s: `${"a".repeat(50_000)}b` }) }, "validate");
+    // RE2 is linear; a backtracking RegExp would not return in our lifetime.
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(stdout).toContain("spec.s in body should match '^(a+)+$'");
+  });
+
+  it("a rule that would run away over an unbounded list stops on the cost limit", () => {
+    const crd = crdWithSpec({
+      type: "object",
+      properties: { items: { type: "array", items: { type: "integer" } } },
+      "x-kubernetes-validations": [{ rule: "self.items.all(x, self.items.all(y, self.items.all(z, x + y + z >= 0)))" }],
+    });
+    const started = performance.now();
+    const items = Array.from({ length: 10_000 }, (_, i) => i);
+    const { code, stdout } = kunion({ "crd.json": crd, "thing.json": thing({ items }) }, "validate");
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/cost/);
+  });
+});

@@ -1,6 +1,6 @@
 import { builtinSchemaFor, hasBuiltinSchema } from "../builtins/index.js";
 import { type Crd, type CrdVersion, isCrd, readCrd } from "../crd/index.js";
-import type { Finding } from "../findings/index.js";
+import { type Finding, reroot } from "../findings/index.js";
 import { attachGoUnions, fromSMDSchema, type GoTypes, parseGoTypes, type SchemaNode } from "../schema/index.js";
 import type { SourceDocument } from "../source/index.js";
 import { type CompiledSchema, compileSchema } from "../validate/index.js";
@@ -70,7 +70,7 @@ export function buildCatalog(
         if (version.openAPIV3Schema) {
           const result = compileSchema(version.openAPIV3Schema);
           compiled.set(version, result.compiled);
-          const inCrd = result.findings.map((f) => ({ ...f, path: [...version.schemaPath, ...f.path] }));
+          const inCrd = result.findings.map((f) => reroot(f, version.schemaPath));
           findings.push(...located(doc, inCrd));
         }
         if (version.schema && goSources.length > 0) {

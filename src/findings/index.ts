@@ -136,3 +136,14 @@ export function compareFindings(a: Finding, b: Finding): number {
     a.message.localeCompare(b.message)
   );
 }
+
+/** The same finding under a parent path (a schema's findings placed in its CRD), message included. */
+export function reroot(f: Finding, prefix: FieldPath): Finding {
+  const path = [...prefix, ...f.path];
+  const field = formatPath(path);
+  const message =
+    f.field !== "" && f.message.startsWith(f.field)
+      ? field + f.message.slice(f.field.length)
+      : `${field}: ${f.message}`;
+  return { ...f, path, field, message };
+}
