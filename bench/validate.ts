@@ -73,16 +73,17 @@ for (const [project, dirs] of Object.entries(projects)) {
   }
 }
 
-function measure(run: () => void, rounds = 7): number {
-  run(); // warm up: compile caches, JIT
-  run();
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
+/** Median milliseconds of one pass, over passes repeated for about a second after a warm-up. */
+function measure(run: () => void): number {
+  for (let warm = performance.now(); performance.now() - warm < 300; ) run(); // compile caches, JIT
+  const times: number[] = [];
+  for (let start = performance.now(); performance.now() - start < 1000 || times.length < 5; ) {
+    const t = performance.now();
     run();
-    best = Math.min(best, performance.now() - start);
+    times.push(performance.now() - t);
   }
-  return best;
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] as number;
 }
 
 let sink = 0;

@@ -51,13 +51,14 @@ export const PRESERVE = 4;
 export const metaFields = new Set(["apiVersion", "kind", "metadata"]);
 
 export function prepare(node: Node, value: JsonValue, options: PrepareOptions): Prepared {
-  const [defaulted, pruned] = walk(node, value, undefined, options, 0, ROOT);
-  return { defaulted, pruned };
+  const changed = walk(node, value, undefined, options, 0, ROOT);
+  return changed ? { defaulted: changed[0], pruned: changed[1] } : { defaulted: value, pruned: value };
 }
 
 const dropped = (loc: Loc) =>
   invalid(toPath(loc), null, "the field is not nullable: the API server drops the null", { severity: "warning" });
 
+/** A changed node's two forms; `undefined` from a walk means "both are the input": no allocation for the common case. */
 type Pair = [defaulted: JsonValue, pruned: JsonValue];
 
 function walk(
@@ -67,10 +68,10 @@ function walk(
   opts: PrepareOptions,
   depth: number,
   flags: number,
-): Pair {
-  if (depth > maxDepth) return [value, value];
+): Pair | undefined {
+  if (depth > maxDepth) return undefined;
   if (Array.isArray(value)) return list(node, value, loc, opts, depth, flags);
-  if (!isObject(value)) return [value, value];
+  if (!isObject(value)) return undefined;
   const track = opts.findings !== undefined;
   let full: JsonObject | undefined;
   let pruned: JsonObject | undefined;
@@ -95,7 +96,7 @@ function walk(
       deleteKey(pruned, key);
       continue;
     }
-    const here = track ? at(loc, prop ? key : { key }) : undefined;
+    const here = () => (track ? at(loc, prop ? key : { key }) : undefined);
     let next = v;
     if (v === null && !child.nullable) {
       if (child.hasDefault) next = clone(child.default as JsonValue);
@@ -104,11 +105,17 @@ function walk(
         deleteKey(full, key);
         pruned ??= shallowCopy(src);
         deleteKey(pruned, key);
-        if (here) opts.findings?.push(dropped(here));
+        const where = here();
+        if (where) opts.findings?.push(dropped(where));
         continue;
       }
     }
-    const [d, p] = walk(child, next, here, opts, depth + 1, prop && resource && key === "metadata" ? META : 0);
+    // A scalar holds no defaults and no unknown fields: nothing below it to walk.
+    const changed =
+      typeof next === "object" && next !== null
+        ? walk(child, next, here(), opts, depth + 1, prop && resource && key === "metadata" ? META : 0)
+        : undefined;
+    const [d, p] = changed ?? [next, next];
     if (d !== v) {
       full ??= shallowCopy(value);
       setKey(full, key, d);
@@ -118,6 +125,7 @@ function walk(
       setKey(pruned, key, p);
     }
   }
+  if (!full && !pruned) return undefined;
   // A child's pruned form includes its defaults, so `pruned` has every default `full` has.
   const defaulted = full ?? value;
   return [defaulted, pruned ?? defaulted];
@@ -130,9 +138,9 @@ function list(
   opts: PrepareOptions,
   depth: number,
   flags: number,
-): Pair {
+): Pair | undefined {
   const items = node.items;
-  if (!items) return [value, value];
+  if (!items) return undefined;
   const inherit = node.preserveUnknown || flags & PRESERVE ? PRESERVE : 0;
   let full: JsonValue[] | undefined;
   let pruned: JsonValue[] | undefined;
@@ -140,7 +148,11 @@ function list(
     const v = value[i] as JsonValue;
     let next = v;
     if (v === null && !items.nullable && items.hasDefault) next = clone(items.default as JsonValue);
-    const [d, p] = walk(items, next, opts.findings ? at(loc, i) : undefined, opts, depth + 1, inherit);
+    const changed =
+      typeof next === "object" && next !== null
+        ? walk(items, next, opts.findings ? at(loc, i) : undefined, opts, depth + 1, inherit)
+        : undefined;
+    const [d, p] = changed ?? [next, next];
     if (d !== v) {
       full ??= value.slice();
       full[i] = d;
@@ -150,6 +162,7 @@ function list(
       pruned[i] = p;
     }
   }
+  if (!full && !pruned) return undefined;
   // Where an item was defaulted, its pruned form carries the defaults too.
   const defaulted = full ?? value;
   return [defaulted, pruned ?? defaulted];
