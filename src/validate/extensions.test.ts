@@ -67,9 +67,9 @@ describe("x-kubernetes-embedded-resource", () => {
       }),
     ).toEqual([
       'error spec.template.apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c',
-      "error spec.template.kind: Invalid value: \"Pod_1\": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name' or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+      "error spec.template.kind: Invalid value: \"Pod_1\": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
       "error spec.template.metadata.name: Invalid value: \"a/b\": may not contain '/'",
-      "error spec.template.metadata.labels: Invalid value: \"x y\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName' or 'my.name' or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      "error spec.template.metadata.labels: Invalid value: \"x y\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
     ]);
     expect(
       messages(schema, { template: { apiVersion: "v1", kind: "ConfigMap", metadata: { generateName: "x-" } } }),

@@ -1,7 +1,4 @@
 import { type Finding, finding, invalid, required, type Severity } from "../findings/index.js";
-import { getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
-import { tooLong } from "./keywords/string.js";
-import { invalidType } from "./keywords/type.js";
 import {
   byteLength,
   isDNS1035Label,
@@ -11,7 +8,10 @@ import {
   isValidLabelValue,
   isValidPathSegmentName,
   maskTrailingDash,
-} from "./names.js";
+} from "../names/index.js";
+import { getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import { tooLong } from "./keywords/string.js";
+import { invalidType } from "./keywords/type.js";
 import { at, kindOf, type Loc, toPath } from "./types.js";
 
 /**

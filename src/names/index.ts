@@ -1,7 +1,9 @@
 /**
  * apimachinery's name and label syntax (pkg/util/validation and
  * pkg/api/validation/path), each returning the messages Go returns, word for
- * word. The regexps are ours and fixed (anchored, linear), never user input.
+ * word: object metadata (validate/) and CEL's format library (cel/) both use
+ * them. The regexps are ours and fixed (anchored, linear), never user input.
+ * Imports nothing.
  */
 
 const dns1123LabelFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
@@ -29,9 +31,10 @@ export function byteLength(s: string): number {
   return n;
 }
 
+/** validation.RegexError: each example is written `'x', ` and joined by ` or `, hence the double space. */
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
-  return `${msg} (e.g. ${examples.map((e) => `'${e}'`).join(" or ")}, regex used for validation is '${fmt}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(" or ")}regex used for validation is '${fmt}')`;
 }
 
 export const maxLenError = (n: number) => `must be no more than ${n} characters`;
