@@ -96,7 +96,6 @@ function walk(
       deleteKey(pruned, key);
       continue;
     }
-    const here = () => (track ? at(loc, prop ? key : { key }) : undefined);
     let next = v;
     if (v === null && !child.nullable) {
       if (child.hasDefault) next = clone(child.default as JsonValue);
@@ -105,15 +104,21 @@ function walk(
         deleteKey(full, key);
         pruned ??= shallowCopy(src);
         deleteKey(pruned, key);
-        const where = here();
-        if (where) opts.findings?.push(dropped(where));
+        if (track) opts.findings?.push(dropped(at(loc, prop ? key : { key })));
         continue;
       }
     }
     // A scalar holds no defaults and no unknown fields: nothing below it to walk.
     const changed =
       typeof next === "object" && next !== null
-        ? walk(child, next, here(), opts, depth + 1, prop && resource && key === "metadata" ? META : 0)
+        ? walk(
+            child,
+            next,
+            track ? at(loc, prop ? key : { key }) : undefined,
+            opts,
+            depth + 1,
+            flagsOf(prop, resource, key),
+          )
         : undefined;
     const [d, p] = changed ?? [next, next];
     if (d !== v) {
@@ -130,6 +135,9 @@ function walk(
   const defaulted = full ?? value;
   return [defaulted, pruned ?? defaulted];
 }
+
+const flagsOf = (prop: Node | undefined, resource: unknown, key: string) =>
+  prop && resource && key === "metadata" ? META : 0;
 
 function list(
   node: Node,
