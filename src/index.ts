@@ -5,6 +5,7 @@
 
 export * from "./builtins/index.js";
 export * from "./check/index.js";
+export * from "./config/index.js";
 export * from "./crd/index.js";
 export * from "./findings/index.js";
 export * from "./path/index.js";

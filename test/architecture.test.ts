@@ -14,6 +14,7 @@ const allowed: Record<string, string[]> = {
   crd: ["schema", "value", "path", "findings"],
   builtins: ["schema", "path", "findings", "value", "kubernetes-models"],
   report: ["findings", "path"],
+  config: ["source", "findings", "path", "value"],
   unions: ["schema", "value", "path", "findings"],
   cel: ["schema", "value", "path", "findings", "names", "@bufbuild/cel", "@bufbuild/re2"],
   validate: ["schema", "value", "path", "findings", "names", "cel", "@bufbuild/re2"],

@@ -10,6 +10,7 @@ Commands:
   normalize  print objects with their unions normalized (KEP-1027)
 
 Common options:
+  --config F       the configuration file (default: .kunion.yaml in the working folder, if any)
   --crd P          CRD or SMD schema files or folders (repeatable); CRDs among the inputs count too
   --go-types P     Go API types (*_types.go files or folders) declaring unions (repeatable)
   --old P          the previous revision of the objects (matched by apiVersion/kind/namespace/name)
@@ -17,9 +18,9 @@ Common options:
   -h, --help       this text
 
 validate:
-  --fail-on L      error | warning | never (default error): exit 1 when a finding reaches L
+  --fail-on L      error | warning | notice | never (default error): exit 1 when a finding reaches L
   --no-ratcheting  report union errors an update did not introduce
-  --strict / --no-strict  unknown fields as errors (default) or warnings (with schema validation)
+  --strict / --no-strict  unknown fields as errors (default) or warnings
 
 normalize:
   --mode M         update (default) | apply (objects are applied configurations, --old the live objects)
@@ -30,6 +31,8 @@ Exit codes: 0 clean, 1 findings at the failing severity, 2 usage error or unread
 
 export interface CommonArgs {
   crd: string[];
+  /** A configuration file; without it, .kunion.yaml in the working folder if there is one. */
+  config?: string;
   goTypes: string[];
   old?: string;
   output?: string;
@@ -38,15 +41,18 @@ export interface CommonArgs {
 
 export interface ValidateArgs extends CommonArgs {
   command: "validate";
-  failOn: "error" | "warning" | "never";
+  /** Undefined: the configuration's, else error. */
+  failOn?: "error" | "warning" | "notice" | "never";
   ratcheting: boolean;
-  strict: boolean;
+  /** Undefined: the configuration's, else strict. */
+  strict?: boolean;
 }
 
 export interface NormalizeArgs extends CommonArgs {
   command: "normalize";
   mode: "update" | "apply";
-  policy: "kep" | "smd";
+  /** Undefined: the configuration's, else kep. */
+  policy?: "kep" | "smd";
 }
 
 export type Args = ValidateArgs | NormalizeArgs | { command: "help" };
@@ -55,6 +61,14 @@ function oneOf<T extends string>(name: string, value: string | undefined, allowe
   if (value === undefined) return fallback;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, not "${value}"`);
+}
+
+function optionalOneOf<T extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+): T | undefined {
+  return value === undefined ? undefined : oneOf(name, value, allowed, allowed[0] as T);
 }
 
 export function parseCommandLine(argv: readonly string[]): Args {
@@ -75,7 +89,8 @@ export function parseCommandLine(argv: readonly string[]): Args {
         output: { type: "string", short: "o" },
         "fail-on": { type: "string" },
         ratcheting: { type: "boolean", default: true },
-        strict: { type: "boolean", default: true },
+        strict: { type: "boolean" },
+        config: { type: "string" },
         mode: { type: "string" },
         policy: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -94,15 +109,16 @@ export function parseCommandLine(argv: readonly string[]): Args {
     paths: parsed.positionals,
   };
   if (typeof v.old === "string") common.old = v.old;
+  if (typeof v.config === "string") common.config = v.config;
   if (command === "validate") {
     if (v.mode !== undefined || v.policy !== undefined) throw new UsageError("--mode and --policy belong to normalize");
     return {
       ...common,
       command,
       output: oneOf("output", v.output as string | undefined, ["text", "json", "sarif", "github"], "text"),
-      failOn: oneOf("fail-on", v["fail-on"] as string | undefined, ["error", "warning", "never"], "error"),
+      failOn: optionalOneOf("fail-on", v["fail-on"] as string | undefined, ["error", "warning", "notice", "never"]),
       ratcheting: v.ratcheting as boolean,
-      strict: v.strict as boolean,
+      strict: v.strict as boolean | undefined,
     };
   }
   if (v["fail-on"] !== undefined) throw new UsageError("--fail-on belongs to validate");
@@ -111,6 +127,6 @@ export function parseCommandLine(argv: readonly string[]): Args {
     command,
     output: oneOf("output", v.output as string | undefined, ["yaml", "json"], "yaml"),
     mode: oneOf("mode", v.mode as string | undefined, ["update", "apply"], "update"),
-    policy: oneOf("policy", v.policy as string | undefined, ["kep", "smd"], "kep"),
+    policy: optionalOneOf("policy", v.policy as string | undefined, ["kep", "smd"]),
   };
 }

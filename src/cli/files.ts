@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { globSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { TextFile } from "../index.js";
 
@@ -49,4 +49,9 @@ function read(file: string): string {
       `${file}: ${(e as NodeJS.ErrnoException).code === "EISDIR" ? "is a folder" : "cannot be read"}`,
     );
   }
+}
+
+/** The files configured globs match (`.kunion.yaml`'s crds, goTypes), sorted. */
+export function expandGlobs(patterns: readonly string[] | undefined): string[] {
+  return [...new Set((patterns ?? []).flatMap((p) => globSync(p)))].sort();
 }

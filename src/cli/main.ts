@@ -2,21 +2,26 @@
  * The `kunion` command line: argv → files → core → printed report and exit
  * code. The only part of src/ that touches Node (files, streams, process).
  */
+
+import { existsSync } from "node:fs";
 import { stringify } from "yaml";
 import {
+  applySeverities,
   failsAt,
   formatGithub,
   formatJson,
   formatSarif,
   formatText,
+  type KunionConfig,
   loadWorkspace,
   normalizeObjects,
   type PathSegment,
+  readConfig,
   summarize,
   validateObjects,
 } from "../index.js";
 import { type Args, type NormalizeArgs, parseCommandLine, UsageError, usage, type ValidateArgs } from "./args.js";
-import { InputError, isGoTypes, readInputs } from "./files.js";
+import { expandGlobs, InputError, isGoTypes, readInputs } from "./files.js";
 
 export interface Io {
   stdout: (text: string) => void;
@@ -33,7 +38,9 @@ export function run(argv: readonly string[], io: Io): number {
       io.stdout(`${usage}\n`);
       return 0;
     }
-    return args.command === "validate" ? validate(args, io) : normalizeCommand(args, io);
+    const config = loadConfig(args.config, io);
+    if (config === undefined) return 2;
+    return args.command === "validate" ? validate(args, io, config) : normalizeCommand(args, io, config);
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr(`kunion: ${e.message}\n\n${usage}\n`);
@@ -47,27 +54,39 @@ export function run(argv: readonly string[], io: Io): number {
   }
 }
 
-function load(args: ValidateArgs | NormalizeArgs) {
+/** The configuration, or undefined (after printing why) when it is broken: a usage error. */
+function loadConfig(file: string | undefined, io: Io): KunionConfig | undefined {
+  const path = file ?? (existsSync(".kunion.yaml") ? ".kunion.yaml" : undefined);
+  if (path === undefined) return {};
+  const [text] = readInputs([path], () => true);
+  const { config, findings } = readConfig(text?.text ?? "", path);
+  const errors = findings.filter((f) => f.severity === "error");
+  if (errors.length === 0) return config;
+  io.stderr(`${formatText(errors)}\n`);
+  return undefined;
+}
+
+function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig) {
   const inputs = readInputs(args.paths);
   const workspace = loadWorkspace({
     inputs,
-    crds: readInputs(args.crd),
-    goTypes: readInputs(args.goTypes, isGoTypes),
+    crds: readInputs([...args.crd, ...expandGlobs(config.crds)]),
+    goTypes: readInputs([...args.goTypes, ...expandGlobs(config.goTypes)], isGoTypes),
     old: args.old ? readInputs([args.old]) : [],
   });
   return { ...workspace, files: inputs.length };
 }
 
-function validate(args: ValidateArgs, io: Io): number {
-  const { catalog, objects, old, files, findings } = load(args);
-  const all = [
-    ...findings,
-    ...validateObjects(objects, catalog, {
-      old,
-      ratcheting: args.ratcheting,
-      unknownFields: args.strict ? "error" : "warning",
-    }),
-  ];
+function validate(args: ValidateArgs, io: Io, config: KunionConfig): number {
+  const { catalog, objects, old, files, findings } = load(args, config);
+  const strict = args.strict ?? config.strict ?? true;
+  const found = validateObjects(objects, catalog, {
+    old,
+    ratcheting: args.ratcheting,
+    unknownFields: strict ? "error" : "warning",
+  });
+  const all = applySeverities([...findings, ...found], config.rules);
+  const failOn = args.failOn ?? config.failOn ?? "error";
   const summary = summarize(all, files, objects.length);
   if (args.output === "json") io.stdout(`${formatJson(all, summary)}\n`);
   else if (args.output === "sarif") io.stdout(`${formatSarif(all)}\n`);
@@ -79,12 +98,13 @@ function validate(args: ValidateArgs, io: Io): number {
       `${summary.files} file(s), ${summary.objects} object(s): ${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.notices} notice(s)\n`,
     );
   }
-  return failsAt(all, args.failOn) ? 1 : 0;
+  return failsAt(all, failOn) ? 1 : 0;
 }
 
-function normalizeCommand(args: NormalizeArgs, io: Io): number {
-  const { catalog, objects, old, findings } = load(args);
-  const results = normalizeObjects(objects, catalog, { mode: args.mode, policy: args.policy, old });
+function normalizeCommand(args: NormalizeArgs, io: Io, config: KunionConfig): number {
+  const { catalog, objects, old, findings } = load(args, config);
+  const policy = args.policy ?? config.policy ?? "kep";
+  const results = normalizeObjects(objects, catalog, { mode: args.mode, policy, old });
   const errors = [...findings, ...results.flatMap((r) => r.errors)];
   if (args.output === "json") {
     const out = results.map(({ file, index, object, changes, notes, errors: e }) => ({

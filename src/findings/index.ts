@@ -147,3 +147,9 @@ export function reroot(f: Finding, prefix: FieldPath): Finding {
       : `${field}: ${f.message}`;
   return { ...f, path, field, message };
 }
+
+/** kubectl's strict decoding wording: `unknown field "spec.foo"`. */
+export function unknownField(path: FieldPath, extra: Extra = {}): Finding {
+  const f = finding({ type: "UnknownField", path, ...extra });
+  return { ...f, message: `unknown field "${f.field}"` };
+}

@@ -1,4 +1,4 @@
-import { type Finding, finding, invalid, required, type Severity } from "../findings/index.js";
+import { type Finding, invalid, required, type Severity, unknownField as unknownFieldAt } from "../findings/index.js";
 import {
   byteLength,
   isDNS1035Label,
@@ -51,9 +51,7 @@ export interface MetaOptions {
 }
 
 export function unknownField(loc: Loc, severity: Severity): Finding {
-  const f = finding({ type: "UnknownField", path: toPath(loc), severity });
-  // kubectl's strict decoding wording.
-  return { ...f, message: `unknown field "${f.field}"` };
+  return unknownFieldAt(toPath(loc), { rule: "schema", severity });
 }
 
 /** Validates `metadata` (absent is allowed for embedded resources only). */

@@ -274,3 +274,27 @@ describe("kunion validate -o sarif and -o github", () => {
     expect(stderr).toContain("--output must be one of text, json, sarif, github");
   });
 });
+
+describe("the configuration file", () => {
+  it("sets rule severities, strictness and the failing severity", () => {
+    const config = tempFile("kunion.yaml", "rules:\n  union: warning\nfailOn: error\n");
+    const { code, stdout } = kunion("validate", "--config", config, ex("deployment/recreate.yaml"));
+    expect(code).toBe(0);
+    expect(stdout).toContain("warning union: spec.strategy.rollingUpdate: Forbidden");
+    const off = tempFile("kunion.yaml", "rules:\n  union: off\n");
+    expect(kunion("validate", "--config", off, ex("deployment/recreate.yaml")).stdout).toBe("");
+  });
+
+  it("a command-line flag wins over the configuration", () => {
+    const config = tempFile("kunion.yaml", "failOn: never\n");
+    expect(kunion("validate", "--config", config, ex("deployment/recreate.yaml")).code).toBe(0);
+    expect(kunion("validate", "--config", config, "--fail-on", "error", ex("deployment/recreate.yaml")).code).toBe(1);
+  });
+
+  it("a broken configuration is a usage error naming the line", () => {
+    const config = tempFile("kunion.yaml", "rules: {}\nstrictt: true\n");
+    const { code, stderr } = kunion("validate", "--config", config, ex("deployment/recreate.yaml"));
+    expect(code).toBe(2);
+    expect(stderr).toContain('kunion.yaml:2:1: error config: unknown field "strictt"');
+  });
+});

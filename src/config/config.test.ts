@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { finding } from "../findings/index.js";
+import { applySeverities, readConfig } from "./index.js";
+
+describe(".kunion.yaml", () => {
+  it("reads a valid configuration", () => {
+    const text =
+      "rules:\n  description-changed: notice\n  schema-missing: off\ncrds: [config/crd/*.yaml]\npolicy: smd\nstrict: false\nfailOn: warning\n";
+    expect(readConfig(text, ".kunion.yaml")).toEqual({
+      config: {
+        rules: { "description-changed": "notice", "schema-missing": "off" },
+        crds: ["config/crd/*.yaml"],
+        policy: "smd",
+        strict: false,
+        failOn: "warning",
+      },
+      findings: [],
+    });
+  });
+
+  it("names every unknown key and bad value with its line", () => {
+    const text = "rules:\n  union: fatal\nrulez: {}\npolicy: ssa\nstrict: sometimes\n";
+    const messages = readConfig(text, ".kunion.yaml").findings.map((f) => `${f.line}:${f.column} ${f.message}`);
+    expect(messages).toEqual([
+      '3:1 unknown field "rulez"',
+      '2:3 rules.union: Unsupported value: "fatal": supported values: "error", "warning", "notice", "off"',
+      '4:1 policy: Unsupported value: "ssa": supported values: "kep", "smd"',
+      '5:1 strict: Invalid value: "sometimes": must be boolean',
+    ]);
+  });
+
+  it("refuses broken YAML and several documents, and reads an empty file as no configuration", () => {
+    expect(readConfig("rules: [", "c.yaml").findings[0]?.type).toBe("ParseError");
+    expect(readConfig("a: 1\n---\nb: 2\n", "c.yaml").findings[0]?.message).toContain("one document");
+    expect(readConfig("", "c.yaml")).toEqual({ config: {}, findings: [] });
+    expect(readConfig("__proto__: {}\n", "c.yaml").findings[0]?.message).toBe('unknown field "__proto__"');
+  });
+
+  it("applies severities per rule and drops rules set to off", () => {
+    const f = (rule: string) => finding({ type: "FieldValueInvalid", path: ["x"], rule });
+    const out = applySeverities([f("union"), f("schema-missing"), f("cel")], {
+      union: "warning",
+      "schema-missing": "off",
+    });
+    expect(out.map((x) => [x.rule, x.severity])).toEqual([
+      ["union", "warning"],
+      ["cel", "error"],
+    ]);
+  });
+});

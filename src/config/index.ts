@@ -1,0 +1,109 @@
+/**
+ * `.kunion.yaml`: rule severities, where CRDs and manifests are, policy and
+ * strictness, read and checked with clear findings (an unknown key is an
+ * error with its line, never silently ignored). The schema is in schema.ts;
+ * Ajv compiled it ahead of time (validate-config.generated.js).
+ * Imports source, findings, path, value.
+ */
+import { type Finding, finding, notSupported, parseError, type Severity, unknownField } from "../findings/index.js";
+import type { PathSegment } from "../path/index.js";
+import { parseSource } from "../source/index.js";
+import { isObject, type JsonValue } from "../value/index.js";
+import { type AjvError, validate } from "./validate-config.generated.js";
+
+export interface KunionConfig {
+  rules?: Record<string, Severity | "off">;
+  crds?: string[];
+  manifests?: string[];
+  goTypes?: string[];
+  conversions?: string[];
+  ignore?: string[];
+  policy?: "kep" | "smd";
+  strict?: boolean;
+  failOn?: Severity | "never";
+}
+
+/** Reads a configuration file; with findings, the configuration is empty. */
+export function readConfig(text: string, file: string): { config: KunionConfig; findings: Finding[] } {
+  const parsed = parseSource(text, file);
+  const located = (f: Finding, path: PathSegment[]) => ({
+    ...f,
+    file,
+    ...(parsed.documents[0]?.locate(path) ?? { line: 1, column: 1 }),
+  });
+  const errors = parsed.findings.filter((f) => f.severity === "error");
+  if (errors.length > 0) return { config: {}, findings: parsed.findings };
+  if (parsed.documents.length > 1) {
+    return {
+      config: {},
+      findings: [located(parseError("a configuration file holds one document", { rule: "config" }), [])],
+    };
+  }
+  const value: JsonValue = parsed.documents[0]?.value ?? {};
+  if (validate(value)) return { config: withOff(value as KunionConfig), findings: parsed.findings };
+  const findings = (validate.errors ?? []).map((e) => {
+    const path = pathOf(e.instancePath);
+    return located(
+      toFinding(e, path, value),
+      e.keyword === "additionalProperties" ? [...path, String(e.params.additionalProperty)] : path,
+    );
+  });
+  return { config: {}, findings };
+}
+
+/** `rule: off` arrives as false from YAML 1.1. */
+function withOff(config: KunionConfig): KunionConfig {
+  if (!config.rules) return config;
+  const rules: Record<string, Severity | "off"> = {};
+  for (const [k, v] of Object.entries(config.rules)) rules[k] = (v as unknown) === false ? "off" : v;
+  return { ...config, rules };
+}
+
+function toFinding(e: AjvError, path: PathSegment[], value: JsonValue): Finding {
+  const rule = { rule: "config" } as const;
+  switch (e.keyword) {
+    case "additionalProperties":
+      return unknownField([...path, String(e.params.additionalProperty)], rule);
+    case "enum": {
+      const allowed = (e.params.allowedValues as unknown[]).filter((v) => typeof v === "string");
+      return notSupported(path, valueAt(value, path), allowed, rule);
+    }
+    default: {
+      const expected = String(e.params.type ?? e.keyword);
+      return finding({
+        type: "FieldValueTypeInvalid",
+        path,
+        badValue: valueAt(value, path),
+        detail: `must be ${expected}`,
+        ...rule,
+      });
+    }
+  }
+}
+
+const pathOf = (pointer: string): PathSegment[] =>
+  pointer
+    .split("/")
+    .slice(1)
+    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .map((t) => (/^(0|[1-9][0-9]*)$/.test(t) ? Number(t) : t));
+
+function valueAt(value: JsonValue, path: readonly PathSegment[]): JsonValue | undefined {
+  let node: JsonValue | undefined = value;
+  for (const seg of path) {
+    if (typeof seg === "number") node = Array.isArray(node) ? node[seg] : undefined;
+    else node = isObject(node) && typeof seg === "string" && Object.hasOwn(node, seg) ? node[seg] : undefined;
+  }
+  return node;
+}
+
+/** Findings with the configured severities; a rule set to `off` is dropped. */
+export function applySeverities(findings: readonly Finding[], rules: KunionConfig["rules"] = {}): Finding[] {
+  const out: Finding[] = [];
+  for (const f of findings) {
+    const s = Object.hasOwn(rules, f.rule) ? rules[f.rule] : undefined;
+    if (s === "off") continue;
+    out.push(s ? { ...f, severity: s } : f);
+  }
+  return out;
+}
