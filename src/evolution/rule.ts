@@ -1,0 +1,102 @@
+import type { Finding, Severity } from "../findings/index.js";
+import { type FieldPath, formatPath } from "../path/index.js";
+import type { SchemaNode } from "../schema/index.js";
+import type { JsonObject } from "../value/index.js";
+import type { Revision, RevisionVersion } from "./revision.js";
+
+/** One rule of the catalog (evolution.md): its stable id, default severity and what it reports. */
+export interface EvolutionRule {
+  id: string;
+  severity: Severity | "off";
+  description: string;
+}
+
+/** An evolution finding: where it is in the new CRD document and, for a removal, in the old one. */
+export interface CrdChangeFinding extends Finding {
+  type: "CrdChange";
+  /** The CRD version the change is in (absent for changes to the whole CRD). */
+  version?: string;
+  /** For a removal: where the removed part was in the old document (`path` is its nearest surviving parent). */
+  oldPath?: FieldPath;
+  oldValue?: unknown;
+  newValue?: unknown;
+}
+
+/** What a check reports; the engine turns it into a finding with the rule's id and severity. */
+export interface Change {
+  /** Where in the new CRD document. */
+  path: FieldPath;
+  oldPath?: FieldPath;
+  version?: string;
+  /** Readable location: `v1 spec.replicas`, or a document path for the whole CRD. */
+  field: string;
+  /** The data path within the version (`spec.replicas`), for changes inside a schema. */
+  data?: FieldPath;
+  /** One line: why it breaks. */
+  detail: string;
+  oldValue?: unknown;
+  newValue?: unknown;
+  /** Identity of a problem of one revision (state rules): reported only when the old revision did not have it. */
+  key?: string;
+}
+
+/** One schema node present in both revisions of a version (or in two served versions of one revision). */
+export interface NodePair {
+  version: string;
+  /** Data path as objects see it; list items and map values are `[*]`. */
+  data: FieldPath;
+  old: JsonObject;
+  new: JsonObject;
+  /** Paths of the node in the old and the new CRD document. */
+  oldPath: FieldPath;
+  newPath: FieldPath;
+  /** The union model of the node (absent under allOf/anyOf/oneOf/not). */
+  oldNode?: SchemaNode;
+  newNode?: SchemaNode;
+  /** The node is a branch of allOf/anyOf/oneOf/not: it only restricts values. */
+  junctor: boolean;
+}
+
+/** A change found by a per-node check of another rule, for rules built on the schema diff. */
+export interface RuleChange {
+  rule: RuleDescriptor;
+  change: Change;
+}
+
+export interface CrdContext {
+  old: Revision;
+  new: Revision;
+  severityOf(rule: string): Severity | "off";
+  /** The schema diff (every per-node rule that is not off) between two versions, `from` → `to`. */
+  diffVersions(from: RevisionVersion, to: RevisionVersion): RuleChange[];
+}
+
+/** A rule with its checks; only `EvolutionRule` is public. */
+export interface RuleDescriptor extends EvolutionRule {
+  /** Compares the two revisions as wholes. */
+  crd?: (ctx: CrdContext) => Change[];
+  /** A problem of one revision: reported when the old revision did not have it (same `key`). */
+  state?: (rev: Revision) => Change[];
+  /** Compares one schema node present in both revisions. */
+  node?: (pair: NodePair) => Change[];
+  /** `node` also runs on allOf/anyOf/oneOf/not branches (value restrictions only). */
+  inJunctors?: boolean;
+}
+
+/** `v1 spec.template.spec.containers[*].image`; just the version for the schema's root. */
+export function fieldOf(version: string, data: FieldPath): string {
+  const at = formatPath(data);
+  return at === "" ? version : `${version} ${at}`;
+}
+
+/** A change at a node pair. */
+export function at(pair: NodePair, detail: string, extra: Partial<Change> = {}): Change {
+  const data = extra.data ?? pair.data;
+  return { path: pair.newPath, version: pair.version, field: fieldOf(pair.version, data), detail, ...extra, data };
+}
+
+/** Values as they read in one line: JSON, long ones cut. */
+export function show(value: unknown): string {
+  const text = value === undefined ? "nothing" : JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

@@ -1,0 +1,82 @@
+import { getKey, isObject, type JsonObject } from "../../value/index.js";
+import { at, type Change, type RuleDescriptor, show } from "../rule.js";
+import { stringList, typeOf } from "./keywords.js";
+
+/** The merge strategy of a node with the API server's defaults filled in (atomic lists, granular maps). */
+function mergeOf(json: JsonObject): Record<string, string> {
+  const type = typeOf(json);
+  const listType = getKey(json, "x-kubernetes-list-type");
+  const mapType = getKey(json, "x-kubernetes-map-type");
+  return {
+    "x-kubernetes-list-type": typeof listType === "string" ? listType : type === "array" ? "atomic" : "",
+    // Key order does not change the merge.
+    "x-kubernetes-list-map-keys": stringList(getKey(json, "x-kubernetes-list-map-keys")).sort().join(", "),
+    "x-kubernetes-map-type": typeof mapType === "string" ? mapType : type === "object" ? "granular" : "",
+  };
+}
+
+export const listTypeChanged: RuleDescriptor = {
+  id: "list-type-changed",
+  severity: "error",
+  description: "x-kubernetes-list-type, list-map-keys or map-type changed (server-side apply merge changes)",
+  node(pair) {
+    const from = mergeOf(pair.old);
+    const to = mergeOf(pair.new);
+    const changed = Object.keys(from).filter((kw) => from[kw] !== to[kw]);
+    if (changed.length === 0) return [];
+    const shown = (v: string | undefined) => (v ? v : "unset");
+    const what = changed.map((kw) => `${kw} ${shown(from[kw])} → ${shown(to[kw])}`).join(", ");
+    const pick = (m: Record<string, string>) => Object.fromEntries(changed.map((kw) => [kw, m[kw] ?? ""]));
+    return [
+      at(pair, `${what}; server-side apply merges it differently and field ownership changes`, {
+        oldValue: pick(from),
+        newValue: pick(to),
+      }),
+    ];
+  },
+};
+
+export const unknownFieldsPruned: RuleDescriptor = {
+  id: "unknown-fields-pruned",
+  severity: "error",
+  description:
+    "x-kubernetes-preserve-unknown-fields removed or additionalProperties tightened: stored data would be pruned",
+  node(pair) {
+    const out: Change[] = [];
+    const preserve = "x-kubernetes-preserve-unknown-fields";
+    if (getKey(pair.old, preserve) === true && getKey(pair.new, preserve) !== true) {
+      out.push(
+        at(pair, `${preserve} removed; fields the schema does not name are pruned from stored objects`, {
+          oldValue: true,
+        }),
+      );
+    }
+    const from = getKey(pair.old, "additionalProperties");
+    const to = getKey(pair.new, "additionalProperties");
+    if ((from === true || isObject(from)) && to !== true && !isObject(to)) {
+      out.push(
+        at(
+          pair,
+          `additionalProperties ${to === false ? "set to false" : "removed"}; map entries in stored objects are pruned`,
+          {
+            oldValue: from,
+            newValue: to,
+          },
+        ),
+      );
+    }
+    return out;
+  },
+};
+
+export const descriptionChanged: RuleDescriptor = {
+  id: "description-changed",
+  severity: "off",
+  description: "description edits",
+  node(pair) {
+    const from = getKey(pair.old, "description");
+    const to = getKey(pair.new, "description");
+    if (from === to) return [];
+    return [at(pair, `description changed to ${show(to)}`, { oldValue: from, newValue: to })];
+  },
+};
