@@ -7,6 +7,7 @@ export * from "./builtins/index.js";
 export * from "./check/index.js";
 export * from "./config/index.js";
 export * from "./crd/index.js";
+export * from "./evolution/index.js";
 export * from "./findings/index.js";
 export * from "./path/index.js";
 export * from "./report/index.js";

@@ -18,7 +18,8 @@ const allowed: Record<string, string[]> = {
   unions: ["schema", "value", "path", "findings"],
   cel: ["schema", "value", "path", "findings", "names", "@bufbuild/cel", "@bufbuild/re2"],
   validate: ["schema", "value", "path", "findings", "names", "cel", "@bufbuild/re2"],
-  check: ["source", "crd", "builtins", "schema", "unions", "validate", "findings", "value", "path"],
+  evolution: ["crd", "schema", "names", "unions", "findings", "value", "path"],
+  check: ["source", "crd", "builtins", "schema", "unions", "validate", "evolution", "findings", "value", "path"],
   cli: ["index", "yaml"],
 };
 

@@ -6,8 +6,9 @@ export class UsageError extends Error {}
 export const usage = `Usage: kunion <command> [options] [paths]
 
 Commands:
-  validate   check manifests: union rules of CRDs, Go types and built-in kinds
+  validate   check manifests as the API server would: schema, CEL, unions, built-in kinds
   normalize  print objects with their unions normalized (KEP-1027)
+  crd-diff   compare two revisions of a CRD: kunion crd-diff OLD NEW (files or git:REF:PATH)
 
 Common options:
   --config F       the configuration file (default: .kunion.yaml in the working folder, if any)
@@ -55,7 +56,16 @@ export interface NormalizeArgs extends CommonArgs {
   policy?: "kep" | "smd";
 }
 
-export type Args = ValidateArgs | NormalizeArgs | { command: "help" };
+export interface CrdDiffArgs {
+  command: "crd-diff";
+  old: string;
+  new: string;
+  output: "text" | "json" | "sarif" | "github";
+  failOn?: "error" | "warning" | "notice" | "never";
+  config?: string;
+}
+
+export type Args = ValidateArgs | NormalizeArgs | CrdDiffArgs | { command: "help" };
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
@@ -75,7 +85,9 @@ export function parseCommandLine(argv: readonly string[]): Args {
   const [command, ...rest] = argv;
   if (command === undefined || command === "-h" || command === "--help" || command === "help")
     return { command: "help" };
-  if (command !== "validate" && command !== "normalize") throw new UsageError(`unknown command "${command}"`);
+  if (command !== "validate" && command !== "normalize" && command !== "crd-diff") {
+    throw new UsageError(`unknown command "${command}"`);
+  }
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
@@ -101,6 +113,21 @@ export function parseCommandLine(argv: readonly string[]): Args {
   }
   const v = parsed.values;
   if (v.help) return { command: "help" };
+  if (command === "crd-diff") {
+    const [before, after, ...more] = parsed.positionals;
+    if (!before || !after || more.length > 0) {
+      throw new UsageError("crd-diff needs two revisions: OLD NEW (files or git:REF:PATH)");
+    }
+    const out: CrdDiffArgs = {
+      command,
+      old: before,
+      new: after,
+      output: oneOf("output", v.output as string | undefined, ["text", "json", "sarif", "github"], "text"),
+      failOn: optionalOneOf("fail-on", v["fail-on"] as string | undefined, ["error", "warning", "notice", "never"]),
+    };
+    if (typeof v.config === "string") out.config = v.config;
+    return out;
+  }
   if (parsed.positionals.length === 0)
     throw new UsageError(`${command} needs at least one path (or - for standard input)`);
   const common: CommonArgs = {

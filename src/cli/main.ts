@@ -3,10 +3,13 @@
  * code. The only part of src/ that touches Node (files, streams, process).
  */
 
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { stringify } from "yaml";
 import {
   applySeverities,
+  diffCrdFiles,
+  type Finding,
   failsAt,
   formatGithub,
   formatJson,
@@ -17,10 +20,20 @@ import {
   normalizeObjects,
   type PathSegment,
   readConfig,
+  type Summary,
   summarize,
+  type TextFile,
   validateObjects,
 } from "../index.js";
-import { type Args, type NormalizeArgs, parseCommandLine, UsageError, usage, type ValidateArgs } from "./args.js";
+import {
+  type Args,
+  type CrdDiffArgs,
+  type NormalizeArgs,
+  parseCommandLine,
+  UsageError,
+  usage,
+  type ValidateArgs,
+} from "./args.js";
 import { expandGlobs, InputError, isGoTypes, readInputs } from "./files.js";
 
 export interface Io {
@@ -40,6 +53,7 @@ export function run(argv: readonly string[], io: Io): number {
     }
     const config = loadConfig(args.config, io);
     if (config === undefined) return 2;
+    if (args.command === "crd-diff") return crdDiff(args, io, config);
     return args.command === "validate" ? validate(args, io, config) : normalizeCommand(args, io, config);
   } catch (e) {
     if (e instanceof UsageError) {
@@ -87,18 +101,49 @@ function validate(args: ValidateArgs, io: Io, config: KunionConfig): number {
   });
   const all = applySeverities([...findings, ...found], config.rules);
   const failOn = args.failOn ?? config.failOn ?? "error";
-  const summary = summarize(all, files, objects.length);
-  if (args.output === "json") io.stdout(`${formatJson(all, summary)}\n`);
-  else if (args.output === "sarif") io.stdout(`${formatSarif(all)}\n`);
+  report(all, args.output, summarize(all, files, objects.length), io);
+  return failsAt(all, failOn) ? 1 : 0;
+}
+
+function crdDiff(args: CrdDiffArgs, io: Io, config: KunionConfig): number {
+  const found = diffCrdFiles(readRevision(args.old), readRevision(args.new), { severities: config.rules });
+  report(found, args.output, summarize(found, 2, 0), io);
+  return failsAt(found, args.failOn ?? config.failOn ?? "error") ? 1 : 0;
+}
+
+/** A file, or `git:REF:PATH`: the file as it is at a commit of the repository in the working folder. */
+function readRevision(spec: string): TextFile {
+  const m = /^git:([^:]+):(.+)$/.exec(spec);
+  if (!m) return readInputs([spec], () => true)[0] as TextFile;
+  const ref = m[1] as string;
+  const path = m[2] as string;
+  try {
+    const text = execFileSync("git", ["show", `${ref}:${path}`], {
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    return { path, text };
+  } catch (e) {
+    const why = String((e as { stderr?: string }).stderr ?? "")
+      .trim()
+      .split("\n")[0];
+    throw new InputError(`${spec}: ${why || "git show failed"}`);
+  }
+}
+
+/** Prints findings in the chosen format; the summary goes to stderr for the human formats. */
+function report(all: Finding[], output: string | undefined, summary: Summary, io: Io): void {
+  if (output === "json") io.stdout(`${formatJson(all, summary)}\n`);
+  else if (output === "sarif") io.stdout(`${formatSarif(all)}\n`);
   else {
     // `github`: workflow commands the runner turns into annotations; never coloured.
-    const text = args.output === "github" ? formatGithub(all) : formatText(all);
-    if (text) io.stdout(`${io.color && args.output === "text" ? colorize(text) : text}\n`);
+    const text = output === "github" ? formatGithub(all) : formatText(all);
+    if (text) io.stdout(`${io.color && output !== "github" ? colorize(text) : text}\n`);
     io.stderr(
       `${summary.files} file(s), ${summary.objects} object(s): ${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.notices} notice(s)\n`,
     );
   }
-  return failsAt(all, failOn) ? 1 : 0;
 }
 
 function normalizeCommand(args: NormalizeArgs, io: Io, config: KunionConfig): number {

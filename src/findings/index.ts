@@ -19,7 +19,9 @@ export type FindingType =
   | "UnknownField"
   | "ParseError"
   | "SchemaError"
-  | "SchemaMissing";
+  | "SchemaMissing"
+  /** A change between two revisions of a CRD that breaks stored objects or clients (evolution.md). */
+  | "CrdChange";
 
 export type Severity = "error" | "warning" | "notice";
 
@@ -55,6 +57,7 @@ const reasonText: Record<FindingType, string> = {
   ParseError: "Invalid document",
   SchemaError: "Invalid schema",
   SchemaMissing: "No schema known",
+  CrdChange: "Incompatible change",
 };
 
 /** Types whose message never prints the bad value (as in `field.Error.ErrorBody`). */

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
@@ -296,5 +297,77 @@ describe("the configuration file", () => {
     const { code, stderr } = kunion("validate", "--config", config, ex("deployment/recreate.yaml"));
     expect(code).toBe(2);
     expect(stderr).toContain('kunion.yaml:2:1: error config: unknown field "strictt"');
+  });
+});
+
+describe("kunion crd-diff", () => {
+  const crd = (versions: string) =>
+    `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: things.example.com}
+spec:
+  group: example.com
+  names: {kind: Thing, plural: things}
+  scope: Namespaced
+  versions:
+${versions}`;
+  const version = (name: string, storage: boolean, extra = "") =>
+    `  - name: ${name}
+    served: true
+    storage: ${storage}${extra}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer}
+`;
+
+  it("reports a removed storage version as an error on the new file, exit 1", () => {
+    const before = tempFile("old.yaml", crd(version("v1alpha1", true) + version("v1", false)));
+    const after = tempFile("new.yaml", crd(version("v1", true)));
+    const { code, stdout } = kunion("crd-diff", before, after);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/new\.yaml:\d+:\d+: error stored-version-removed: /);
+    expect(stdout).toMatch(/v1alpha1/);
+  });
+
+  it("accepts a finding with a kunion:allow comment on its line, as a notice", () => {
+    const before = tempFile("old.yaml", crd(version("v1", true)));
+    const changed = crd(version("v1", true)).replace(
+      "size: {type: integer}",
+      "size: {type: string} # kunion:allow type-changed nothing stored yet",
+    );
+    const { code, stdout } = kunion("crd-diff", before, tempFile("new.yaml", changed));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/notice type-changed: .*\(allowed: nothing stored yet\)/);
+  });
+
+  it("reads revisions from git with git:REF:PATH", () => {
+    const dir = mkdtempSync(join(tmpdir(), "kunion-git-"));
+    const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "pipe" });
+    git("init", "-q");
+    writeFileSync(join(dir, "crd.yaml"), crd(version("v1", true)));
+    git("add", ".");
+    git("-c", "user.email=k@k", "-c", "user.name=k", "commit", "-qm", "one");
+    writeFileSync(join(dir, "crd.yaml"), crd(version("v1", true).replace("size: {type: integer}", "{}")));
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const { code, stdout } = kunion("crd-diff", "git:HEAD:crd.yaml", "crd.yaml");
+      expect(code).toBe(1);
+      expect(stdout).toContain("field-removed");
+      expect(kunion("crd-diff", "git:nope:crd.yaml", "crd.yaml")).toMatchObject({ code: 2 });
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it("a file without a CRD, and a wrong number of arguments", () => {
+    const deployment = ex("deployment/live.yaml");
+    expect(kunion("crd-diff", deployment, deployment).stdout).toContain("crd-invalid");
+    expect(kunion("crd-diff", deployment)).toMatchObject({ code: 2 });
   });
 });
