@@ -7,6 +7,7 @@
  * Imports source, crd, builtins, schema, unions, validate, findings, value, path.
  */
 export { buildCatalog, type Catalog, type GoSource, isSchemaDocument, type Resolved } from "./catalog.js";
+export { type ChangedFile, type CheckOptions, checkChanges } from "./changes.js";
 export { type ChangeFinding, diffCrdFiles } from "./crd-diff.js";
 export {
   indexByIdentity,

@@ -9,9 +9,11 @@ Commands:
   validate   check manifests as the API server would: schema, CEL, unions, built-in kinds
   normalize  print objects with their unions normalized (KEP-1027)
   crd-diff   compare two revisions of a CRD: kunion crd-diff OLD NEW (files or git:REF:PATH)
+  check      what the Action does, on this git checkout: changed CRDs and manifests against --base REF (default HEAD)
 
 Common options:
   --config F       the configuration file (default: .kunion.yaml in the working folder, if any)
+  --base REF       check: the revision to compare with (default HEAD: the uncommitted changes)
   --crd P          CRD or SMD schema files or folders (repeatable); CRDs among the inputs count too
   --go-types P     Go API types (*_types.go files or folders) declaring unions (repeatable)
   --old P          the previous revision of the objects (matched by apiVersion/kind/namespace/name)
@@ -65,7 +67,15 @@ export interface CrdDiffArgs {
   config?: string;
 }
 
-export type Args = ValidateArgs | NormalizeArgs | CrdDiffArgs | { command: "help" };
+export interface CheckArgs {
+  command: "check";
+  base: string;
+  output: "text" | "json" | "sarif" | "github";
+  failOn?: "error" | "warning" | "notice" | "never";
+  config?: string;
+}
+
+export type Args = ValidateArgs | NormalizeArgs | CrdDiffArgs | CheckArgs | { command: "help" };
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
@@ -85,7 +95,7 @@ export function parseCommandLine(argv: readonly string[]): Args {
   const [command, ...rest] = argv;
   if (command === undefined || command === "-h" || command === "--help" || command === "help")
     return { command: "help" };
-  if (command !== "validate" && command !== "normalize" && command !== "crd-diff") {
+  if (command !== "validate" && command !== "normalize" && command !== "crd-diff" && command !== "check") {
     throw new UsageError(`unknown command "${command}"`);
   }
   let parsed: ReturnType<typeof parseArgs>;
@@ -103,6 +113,7 @@ export function parseCommandLine(argv: readonly string[]): Args {
         ratcheting: { type: "boolean", default: true },
         strict: { type: "boolean" },
         config: { type: "string" },
+        base: { type: "string" },
         mode: { type: "string" },
         policy: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -113,6 +124,19 @@ export function parseCommandLine(argv: readonly string[]): Args {
   }
   const v = parsed.values;
   if (v.help) return { command: "help" };
+  if (command === "check") {
+    if (parsed.positionals.length > 0)
+      throw new UsageError("check takes no paths: it checks what changed since --base");
+    const out: CheckArgs = {
+      command,
+      base: typeof v.base === "string" ? v.base : "HEAD",
+      output: oneOf("output", v.output as string | undefined, ["text", "json", "sarif", "github"], "text"),
+      failOn: optionalOneOf("fail-on", v["fail-on"] as string | undefined, ["error", "warning", "notice", "never"]),
+    };
+    if (typeof v.config === "string") out.config = v.config;
+    return out;
+  }
+  if (v.base !== undefined) throw new UsageError("--base belongs to check");
   if (command === "crd-diff") {
     const [before, after, ...more] = parsed.positionals;
     if (!before || !after || more.length > 0) {

@@ -5,9 +5,12 @@
 
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { matchesGlob } from "node:path";
 import { stringify } from "yaml";
 import {
   applySeverities,
+  type ChangedFile,
+  checkChanges,
   diffCrdFiles,
   type Finding,
   failsAt,
@@ -27,6 +30,7 @@ import {
 } from "../index.js";
 import {
   type Args,
+  type CheckArgs,
   type CrdDiffArgs,
   type NormalizeArgs,
   parseCommandLine,
@@ -34,7 +38,7 @@ import {
   usage,
   type ValidateArgs,
 } from "./args.js";
-import { expandGlobs, InputError, isGoTypes, readInputs } from "./files.js";
+import { expandGlobs, InputError, isGoTypes, isManifest, readInputs } from "./files.js";
 
 export interface Io {
   stdout: (text: string) => void;
@@ -54,6 +58,7 @@ export function run(argv: readonly string[], io: Io): number {
     const config = loadConfig(args.config, io);
     if (config === undefined) return 2;
     if (args.command === "crd-diff") return crdDiff(args, io, config);
+    if (args.command === "check") return check(args, io, config);
     return args.command === "validate" ? validate(args, io, config) : normalizeCommand(args, io, config);
   } catch (e) {
     if (e instanceof UsageError) {
@@ -109,6 +114,57 @@ function crdDiff(args: CrdDiffArgs, io: Io, config: KunionConfig): number {
   const found = diffCrdFiles(readRevision(args.old), readRevision(args.new), { severities: config.rules });
   report(found, args.output, summarize(found, 2, 0), io);
   return failsAt(found, args.failOn ?? config.failOn ?? "error") ? 1 : 0;
+}
+
+function check(args: CheckArgs, io: Io, config: KunionConfig): number {
+  const changed = changedFiles(args.base, config.ignore ?? []);
+  if (changed.length === 0) {
+    io.stderr(`no Kubernetes YAML or JSON changed since ${args.base}\n`);
+    return 0;
+  }
+  const found = applySeverities(
+    checkChanges(changed, {
+      severities: config.rules,
+      crds: readInputs(expandGlobs(config.crds)),
+      goTypes: readInputs(expandGlobs(config.goTypes), isGoTypes),
+      unknownFields: (config.strict ?? true) ? "error" : "warning",
+    }),
+    config.rules,
+  );
+  report(found, args.output, summarize(found, changed.length, 0), io);
+  return failsAt(found, args.failOn ?? config.failOn ?? "error") ? 1 : 0;
+}
+
+/** YAML and JSON files changed since `base` (tracked and untracked), with their text then and now. */
+function changedFiles(base: string, ignore: readonly string[]): ChangedFile[] {
+  const git = (...argv: string[]) => {
+    try {
+      return execFileSync("git", argv, {
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+    } catch (e) {
+      const why = String((e as { stderr?: string }).stderr ?? "")
+        .trim()
+        .split("\n")[0];
+      throw new InputError(`git ${argv.join(" ")}: ${why || "failed"}`);
+    }
+  };
+  const names = [
+    ...git("diff", "--name-only", "--diff-filter=d", base, "--").split("\n"),
+    ...git("ls-files", "--others", "--exclude-standard").split("\n"),
+  ].filter((n) => isManifest(n) && !ignore.some((g) => matchesGlob(n, g)));
+  return [...new Set(names)].sort().map((path) => {
+    const [now] = readInputs([path], () => true);
+    let before: string | undefined;
+    try {
+      before = git("show", `${base}:${path}`);
+    } catch {
+      before = undefined; // a new file
+    }
+    return before === undefined ? { path, after: now?.text ?? "" } : { path, before, after: now?.text ?? "" };
+  });
 }
 
 /** A file, or `git:REF:PATH`: the file as it is at a commit of the repository in the working folder. */

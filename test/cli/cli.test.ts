@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -369,5 +369,66 @@ ${versions}`;
     const deployment = ex("deployment/live.yaml");
     expect(kunion("crd-diff", deployment, deployment).stdout).toContain("crd-invalid");
     expect(kunion("crd-diff", deployment)).toMatchObject({ code: 2 });
+  });
+});
+
+describe("kunion check", () => {
+  function repo() {
+    const dir = mkdtempSync(join(tmpdir(), "kunion-check-"));
+    const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "pipe" });
+    git("init", "-q");
+    const commit = () => {
+      git("add", ".");
+      git("-c", "user.email=k@k", "-c", "user.name=k", "commit", "-qm", "x");
+    };
+    return { dir, commit };
+  }
+  function inDir<T>(dir: string, f: () => T): T {
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      return f();
+    } finally {
+      process.chdir(cwd);
+    }
+  }
+
+  it("catches an update the API server would refuse: the Deployment switched to Recreate", () => {
+    const { dir, commit } = repo();
+    writeFileSync(join(dir, "app.yaml"), readFileSync(ex("deployment/live.yaml"), "utf8"));
+    writeFileSync(join(dir, "README.md"), "not a manifest");
+    commit();
+    writeFileSync(join(dir, "app.yaml"), readFileSync(ex("deployment/recreate.yaml"), "utf8"));
+    const { code, stdout } = inDir(dir, () => kunion("check"));
+    expect(code).toBe(1);
+    expect(stdout).toContain("app.yaml:15:5: error union: spec.strategy.rollingUpdate: Forbidden");
+  });
+
+  it("runs the evolution rules on a changed CRD, and skips templates with one notice", () => {
+    const { dir, commit } = repo();
+    const crd = readFileSync(ex("crds/backups.kunion.dev.yaml"), "utf8");
+    writeFileSync(join(dir, "crd.yaml"), crd);
+    commit();
+    writeFileSync(
+      join(dir, "crd.yaml"),
+      crd.replace("                retention:\n                  type: integer\n", ""),
+    );
+    writeFileSync(join(dir, "chart.yaml"), "replicas: {{ .Values.replicas }}\n");
+    const { code, stdout } = inDir(dir, () => kunion("check", "--base", "HEAD"));
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/crd\.yaml:\d+:\d+: error field-removed: v1 spec\.retention/);
+    expect(stdout).toContain("notice skipped: Invalid document: 1 changed file(s) hold templates");
+  });
+
+  it("says so when nothing Kubernetes changed, and fails clearly outside a repository", () => {
+    const { dir, commit } = repo();
+    writeFileSync(join(dir, "notes.txt"), "x");
+    commit();
+    expect(inDir(dir, () => kunion("check"))).toMatchObject({
+      code: 0,
+      stderr: "no Kubernetes YAML or JSON changed since HEAD\n",
+    });
+    const outside = mkdtempSync(join(tmpdir(), "kunion-nogit-"));
+    expect(inDir(outside, () => kunion("check")).code).toBe(2);
   });
 });

@@ -1,0 +1,65 @@
+import { isCrd } from "../crd/index.js";
+import type { DiffOptions } from "../evolution/index.js";
+import { type Finding, finding } from "../findings/index.js";
+import { parseSource } from "../source/index.js";
+import { diffCrdFiles } from "./crd-diff.js";
+import { validateObjects } from "./objects.js";
+import { loadWorkspace, type TextFile } from "./workspace.js";
+
+/** A file the change touched: its text at the base (absent when new) and now. */
+export interface ChangedFile {
+  path: string;
+  before?: string;
+  after: string;
+}
+
+export interface CheckOptions extends DiffOptions {
+  /** CRDs of the repository beyond the changed ones (configured globs). */
+  crds?: readonly TextFile[];
+  goTypes?: readonly TextFile[];
+  unknownFields?: "error" | "warning" | "ignore";
+}
+
+/**
+ * What a pull request changes, checked as `kunion check` and the Action do:
+ * a changed CRD against its base revision (the evolution rules), and every
+ * changed manifest validated in full with its base revision as the old
+ * object, so an update the API server would refuse is caught. Templates are
+ * never parsed as manifests: one notice says how many were skipped.
+ */
+export function checkChanges(changed: readonly ChangedFile[], options: CheckOptions = {}): Finding[] {
+  const findings: Finding[] = [];
+  const templates = changed.filter((f) => looksLikeTemplate(f.after));
+  if (templates.length > 0) {
+    const detail = `${templates.length} changed file(s) hold templates ({{ … }}), not manifests: not checked`;
+    findings.push({
+      ...finding({ type: "ParseError", path: [], detail, rule: "skipped", severity: "notice" }),
+      file: templates[0]?.path,
+    });
+  }
+  const files = changed.filter((f) => !looksLikeTemplate(f.after));
+  const withCrds = new Set(
+    files.filter((f) => parseSource(f.after, f.path).documents.some((d) => isCrd(d.value))).map((f) => f.path),
+  );
+  for (const f of files) {
+    if (withCrds.has(f.path) && f.before !== undefined) {
+      findings.push(...diffCrdFiles({ path: f.path, text: f.before }, { path: f.path, text: f.after }, options));
+    }
+  }
+  const workspace = loadWorkspace({
+    inputs: files.map((f) => ({ path: f.path, text: f.after })),
+    crds: options.crds ?? [],
+    goTypes: options.goTypes ?? [],
+    old: files.flatMap((f) => (f.before === undefined ? [] : [{ path: f.path, text: f.before }])),
+  });
+  const validated = validateObjects(workspace.objects, workspace.catalog, {
+    old: workspace.old,
+    unknownFields: options.unknownFields ?? "error",
+  });
+  return [...findings, ...workspace.findings, ...validated];
+}
+
+/** Helm and other templates: `{{` outside a comment line. */
+function looksLikeTemplate(text: string): boolean {
+  return /^(?!\s*#).*\{\{/m.test(text);
+}
