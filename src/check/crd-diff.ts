@@ -30,7 +30,7 @@ export function diffCrdFiles(oldFile: TextFile, newFile: TextFile, options: Diff
     const doc = after.documents[0];
     const detail = "the file holds no CustomResourceDefinition";
     findings.push({
-      ...finding({ type: "CrdChange", path: [], detail, rule: "crd-invalid" }),
+      ...change(detail, "crd-invalid"),
       file: newFile.path,
       line: 1,
       column: 1,
@@ -53,7 +53,7 @@ export function diffCrdFiles(oldFile: TextFile, newFile: TextFile, options: Diff
     if (news.some((n) => nameOf(n) === nameOf(prev))) continue;
     const detail = `the CustomResourceDefinition ${nameOf(prev)} is gone: its objects cannot be read any more`;
     const f: ChangeFinding = {
-      ...finding({ type: "CrdChange", path: [], detail, rule: "crd-removed" }),
+      ...change(detail, "crd-removed"),
       file: newFile.path,
       line: 1,
       column: 1,
@@ -61,6 +61,11 @@ export function diffCrdFiles(oldFile: TextFile, newFile: TextFile, options: Diff
     findings.push({ ...f, oldFile: oldFile.path, oldLine: prev.locate([]).line });
   }
   return allowed(findings, newFile.text);
+}
+
+/** A whole-file change, worded as the evolution rules word theirs (the rule id is printed beside it). */
+function change(detail: string, rule: string): ChangeFinding {
+  return { ...finding({ type: "CrdChange", path: [], detail, rule }), message: detail };
 }
 
 function placed(

@@ -365,6 +365,21 @@ ${versions}`;
     }
   });
 
+  it("pairs several CRDs of one file by name, and reports one that is gone", () => {
+    const two = (a: string, b: string) => `${a}---\n${b}`;
+    const thing = crd(version("v1", true));
+    const other = thing.replaceAll("things", "others").replace("kind: Thing", "kind: Other");
+    const before = tempFile("old.yaml", two(thing, other));
+    const changed = other.replace("size: {type: integer}", "size: {type: string}");
+    const { stdout } = kunion("crd-diff", before, tempFile("new.yaml", two(thing, changed)));
+    expect(stdout).toMatch(/new\.yaml:\d+:\d+: error type-changed: v1 spec\.size/);
+    expect(stdout.match(/error/g)).toHaveLength(1);
+    const { stdout: gone } = kunion("crd-diff", before, tempFile("new.yaml", thing));
+    expect(gone).toContain(
+      "error crd-removed: the CustomResourceDefinition others.example.com is gone: its objects cannot be read any more",
+    );
+  });
+
   it("a file without a CRD, and a wrong number of arguments", () => {
     const deployment = ex("deployment/live.yaml");
     expect(kunion("crd-diff", deployment, deployment).stdout).toContain("crd-invalid");
