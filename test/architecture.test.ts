@@ -19,7 +19,9 @@ const allowed: Record<string, string[]> = {
   cel: ["schema", "value", "path", "findings", "names", "@bufbuild/cel", "@bufbuild/re2"],
   validate: ["schema", "value", "path", "findings", "names", "cel", "@bufbuild/re2"],
   evolution: ["crd", "schema", "names", "unions", "findings", "value", "path"],
-  check: ["source", "crd", "builtins", "schema", "unions", "validate", "evolution", "findings", "value", "path"],
+  convert: ["crd", "schema", "cel", "validate", "source", "findings", "value", "path"],
+  webhooks: ["convert", "unions", "validate", "findings", "value", "path"],
+  check: ["source", "crd", "builtins", "schema", "unions", "validate", "evolution", "convert", "findings", "value", "path"],
   cli: ["index", "yaml"],
 };
 
