@@ -77,3 +77,5 @@ export function evaluateRules(
     return [finding({ type: "FieldValueInvalid", path: dataPath, detail, rule: "cel" })];
   }
 }
+
+export { type CelExpression, compileExpression, evaluateExpression } from "./expression.js";

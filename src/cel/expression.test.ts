@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { compileExpression, evaluateExpression } from "./index.js";
+
+const run = (text: string, self: unknown) => {
+  const c = compileExpression(text);
+  if (c.program === undefined) throw new Error(c.error);
+  return evaluateExpression(c.program, self as never);
+};
+
+describe("compileExpression / evaluateExpression", () => {
+  it("evaluates over a dynamic self and returns JSON", () => {
+    const text =
+      "cel.bind(p, self.spec.schedule.split(' ').filter(x, x != ''), {'minute': p[0], 'rest': [p[1], p[2]].join('|')})";
+    expect(run(text, { spec: { schedule: "*/1  * * * *" } })).toEqual({ value: { minute: "*/1", rest: "*|*" } });
+    expect(run("size(self.items) + 1", { items: [1, 2] })).toEqual({ value: 3 });
+    expect(run("[dyn(1), dyn(2.5), dyn(true), dyn(null), dyn('a')]", {})).toEqual({ value: [1, 2.5, true, null, "a"] });
+    expect(run("self.a", JSON.parse('{"a":{"__proto__":1,"b":[1]}}'))).toEqual({
+      value: JSON.parse('{"__proto__":1,"b":[1]}'),
+    });
+  });
+  it("caches by text", () => {
+    expect(compileExpression("self.x").program).toBe(compileExpression("self.x").program);
+  });
+  it("reports compile and runtime errors", () => {
+    expect(compileExpression("self.").error).toMatch(/compilation failed/);
+    expect(compileExpression("1 + 'a'").error).toMatch(/compilation failed/);
+    expect(run("self.a[3]", { a: [] }).error).toMatch(/index/);
+    expect(run("self.missing", {}).error).toBeDefined();
+    expect(run("9223372036854775807", {}).error).toMatch(/safe integer/);
+  });
+  it("charges the budget", () => {
+    const budget = { remaining: 50 };
+    const r = evaluateExpression(
+      compileExpression("[1,2,3,4,5,6,7,8,9,10].all(x, [1,2,3,4,5,6,7,8,9,10].all(y, x * y > 0))").program!,
+      null,
+      budget,
+    );
+    expect(r.error).toMatch(/cost/);
+  });
+});

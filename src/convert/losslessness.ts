@@ -1,0 +1,116 @@
+/**
+ * The `kunion.dev/conversion-data` annotation: what a conversion step could not carry, so that converting back
+ * restores it. Its value is JSON of only the lost fields:
+ *
+ *   {"apiVersion": "<version the fields belong to>",
+ *    "lost": [{"path": ["spec", "schedule"], "value": "@hourly", "converted": "0 * * * *"}, …],
+ *    "previous": "<an earlier step's annotation for another version>"}
+ *
+ * `value` is the original's value (missing: the original had no such field), `converted` is what converting the
+ * annotated object back gives at that path when nobody changed it (missing: nothing). A field is restored only
+ * when the conversion back still gives `converted` there: a user's later change to that field wins over the
+ * stale original. Only a conversion back to `apiVersion` uses the annotation; `previous` (v1 → hub → v2) is put
+ * back when it is used.
+ */
+import { deepEqual, getKey, isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
+import { deleteAt, getAt, setAt } from "./paths.js";
+
+export const ANNOTATION = "kunion.dev/conversion-data";
+/** The API server's limit on the total size of an object's annotations. */
+export const ANNOTATIONS_LIMIT = 256 * 1024;
+
+const TOP_IGNORED = new Set(["apiVersion", "kind", "metadata"]);
+
+export interface LostField {
+  path: string[];
+  value?: JsonValue;
+  converted?: JsonValue;
+}
+
+/** What `original` has that `back` (the round trip of the step) does not give again, field by field. */
+export function lostFields(original: JsonObject, back: JsonObject): LostField[] {
+  const out: LostField[] = [];
+  const entry = (path: string[], value: JsonValue | undefined, converted: JsonValue | undefined) => {
+    const e: LostField = { path };
+    if (value !== undefined) e.value = value;
+    if (converted !== undefined) e.converted = converted;
+    out.push(e);
+  };
+  const walk = (a: JsonObject, b: JsonObject, at: string[], top: boolean): void => {
+    for (const k of Object.keys(a)) {
+      if (top && TOP_IGNORED.has(k)) continue;
+      const x = a[k] as JsonValue;
+      const y = getKey(b, k);
+      if (isObject(x) && isObject(y)) walk(x, y, [...at, k], false);
+      else if (y === undefined || !deepEqual(x, y)) entry([...at, k], x, y);
+    }
+    for (const k of Object.keys(b))
+      if (!(top && TOP_IGNORED.has(k)) && !Object.hasOwn(a, k)) entry([...at, k], undefined, b[k] as JsonValue);
+  };
+  walk(original, back, [], true);
+  return out;
+}
+
+/** Puts lost fields back into `obj` where the conversion still gives what it gave when they were recorded. */
+export function restore(obj: JsonObject, lost: readonly LostField[]): void {
+  for (const e of lost) {
+    if (!deepEqual(getAt(obj, e.path), e.converted)) continue;
+    if (e.value === undefined) deleteAt(obj, e.path);
+    else setAt(obj, e.path, e.value);
+  }
+}
+
+export function encode(apiVersion: string, lost: readonly LostField[], previous?: string): string {
+  const byPath = [...lost].sort((a, b) => (JSON.stringify(a.path) < JSON.stringify(b.path) ? -1 : 1));
+  const out: JsonObject = { apiVersion, lost: byPath as unknown as JsonValue[] };
+  if (previous !== undefined) setKey(out, "previous", previous);
+  return JSON.stringify(sorted(out));
+}
+
+/** Keys sorted, so equal contents give equal annotations whatever the order fields were written in. */
+function sorted(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) return v.map(sorted);
+  if (!isObject(v)) return v;
+  const out: JsonObject = {};
+  for (const k of Object.keys(v).sort()) setKey(out, k, sorted(v[k] as JsonValue));
+  return out;
+}
+
+export function decode(text: string): { apiVersion: string; lost: LostField[]; previous?: string } | string {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return `annotation ${ANNOTATION} is not JSON: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  if (!isObject(v) || typeof getKey(v, "apiVersion") !== "string")
+    return `annotation ${ANNOTATION} is not an object with an apiVersion`;
+  const lost = getKey(v, "lost");
+  const ok = (e: JsonValue) => {
+    if (!isObject(e)) return false;
+    const p = getKey(e, "path");
+    return Array.isArray(p) && p.length > 0 && p.every((s) => typeof s === "string");
+  };
+  if (!Array.isArray(lost) || !lost.every(ok)) return `annotation ${ANNOTATION}: lost must be a list of {path, value}`;
+  const previous = getKey(v, "previous");
+  if (previous !== undefined && typeof previous !== "string")
+    return `annotation ${ANNOTATION}: previous must be a string`;
+  const fields = lost.map((e) => {
+    const o = e as JsonObject;
+    const f: LostField = { path: getKey(o, "path") as string[] };
+    if (getKey(o, "value") !== undefined) f.value = getKey(o, "value") as JsonValue;
+    if (getKey(o, "converted") !== undefined) f.converted = getKey(o, "converted") as JsonValue;
+    return f;
+  });
+  const out = { apiVersion: getKey(v, "apiVersion") as string, lost: fields };
+  return previous === undefined ? out : { ...out, previous };
+}
+
+/** Total bytes of an object's annotations (keys and values, UTF-8). */
+export function annotationBytes(annotations: JsonObject): number {
+  const enc = new TextEncoder();
+  let n = 0;
+  for (const [k, v] of Object.entries(annotations))
+    n += enc.encode(k).length + (typeof v === "string" ? enc.encode(v).length : 0);
+  return n;
+}

@@ -1,0 +1,15 @@
+/** `remove {path}`: the spoke's field has no place in the hub (one-way; the engine keeps it in the annotation). */
+import { deleteAt } from "../paths.js";
+import type { RuleDescriptor } from "./rule.js";
+
+export const remove: RuleDescriptor = {
+  kind: "remove",
+  required: ["path"],
+  optional: [],
+  summary: "drop the spoke's field on the way to the hub",
+  compile(ctx) {
+    const path = ctx.path("path", "spoke");
+    if (path === undefined) return undefined;
+    return { toHub: (w) => deleteAt(w, path), fromHub: () => {} };
+  },
+};
