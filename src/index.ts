@@ -6,6 +6,7 @@
 export * from "./builtins/index.js";
 export * from "./check/index.js";
 export * from "./config/index.js";
+export * from "./convert/index.js";
 export * from "./crd/index.js";
 export * from "./evolution/index.js";
 export * from "./findings/index.js";
@@ -16,3 +17,4 @@ export * from "./source/index.js";
 export * from "./unions/index.js";
 export * from "./validate/index.js";
 export * from "./value/index.js";
+export * from "./webhooks/index.js";

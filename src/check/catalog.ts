@@ -30,10 +30,20 @@ export interface GoSource {
   text: string;
 }
 
-/** True for documents that declare schemas rather than objects to check. */
+/** True for documents that declare schemas (or conversions) rather than objects to check. */
 export function isSchemaDocument(value: JsonValue): boolean {
-  return isCrd(value) || (isObject(value) && Array.isArray(getKey(value, "types")) && !getKey(value, "kind"));
+  if (isCrd(value) || isSmdSchema(value)) return true;
+  // kunion's own Conversion declarations.
+  return (
+    isObject(value) &&
+    getKey(value, "kind") === "Conversion" &&
+    String(getKey(value, "apiVersion") ?? "").startsWith("kunion.dev/")
+  );
 }
+
+/** structured-merge-diff schema YAML: a `types` list and no kind. */
+const isSmdSchema = (value: JsonValue) =>
+  isObject(value) && Array.isArray(getKey(value, "types")) && !getKey(value, "kind");
 
 /**
  * Reads every CRD and schema among the documents. Each CRD version's schema
@@ -78,7 +88,7 @@ export function buildCatalog(
         }
       }
       crds.push(crd);
-    } else if (isSchemaDocument(doc.value)) {
+    } else if (isSmdSchema(doc.value)) {
       const { types, findings: found } = fromSMDSchema(doc.value);
       findings.push(...located(doc, found));
       for (const [name, node] of Object.entries(types)) smd[lastSegment(name)] = node;

@@ -2,6 +2,7 @@ import { isCrd } from "../crd/index.js";
 import type { DiffOptions } from "../evolution/index.js";
 import { type Finding, finding } from "../findings/index.js";
 import { parseSource } from "../source/index.js";
+import { checkRoundTrips, isConversion } from "./conversions.js";
 import { diffCrdFiles } from "./crd-diff.js";
 import { validateObjects } from "./objects.js";
 import { loadWorkspace, type TextFile } from "./workspace.js";
@@ -24,7 +25,8 @@ export interface CheckOptions extends DiffOptions {
  * What a pull request changes, checked as `kunion check` and the Action do:
  * a changed CRD against its base revision (the evolution rules), and every
  * changed manifest validated in full with its base revision as the old
- * object, so an update the API server would refuse is caught. Templates are
+ * object, so an update the API server would refuse is caught; a changed
+ * conversion declaration gets the round-trip check. Templates are
  * never parsed as manifests: one notice says how many were skipped.
  */
 export function checkChanges(changed: readonly ChangedFile[], options: CheckOptions = {}): Finding[] {
@@ -56,6 +58,12 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
     old: workspace.old,
     unknownFields: options.unknownFields ?? "error",
   });
+  // A changed conversion declaration: the round-trip check over samples of every version.
+  for (const f of files) {
+    if (parseSource(f.after, f.path).documents.some(isConversion)) {
+      findings.push(...checkRoundTrips({ path: f.path, text: f.after }, workspace.catalog.crds));
+    }
+  }
   return [...findings, ...workspace.findings, ...validated];
 }
 

@@ -9,11 +9,13 @@ Commands:
   validate   check manifests as the API server would: schema, CEL, unions, built-in kinds
   normalize  print objects with their unions normalized (KEP-1027)
   crd-diff   compare two revisions of a CRD: kunion crd-diff OLD NEW (files or git:REF:PATH)
+  convert    convert objects to another version through the hub: --crd P --conversion P --to VERSION
   check      what the Action does, on this git checkout: changed CRDs and manifests against --base REF (default HEAD)
 
 Common options:
   --config F       the configuration file (default: .kunion.yaml in the working folder, if any)
   --base REF       check: the revision to compare with (default HEAD: the uncommitted changes)
+  --conversion P   convert: Conversion declarations (files or folders); --to VERSION the target version
   --crd P          CRD or SMD schema files or folders (repeatable); CRDs among the inputs count too
   --go-types P     Go API types (*_types.go files or folders) declaring unions (repeatable)
   --old P          the previous revision of the objects (matched by apiVersion/kind/namespace/name)
@@ -75,13 +77,26 @@ export interface CheckArgs {
   config?: string;
 }
 
-export type Args = ValidateArgs | NormalizeArgs | CrdDiffArgs | CheckArgs | { command: "help" };
+export interface ConvertArgs {
+  command: "convert";
+  crd: string[];
+  conversion: string[];
+  to: string;
+  output: "yaml" | "json";
+  paths: string[];
+  config?: string;
+}
+
+export type Args = ValidateArgs | NormalizeArgs | CrdDiffArgs | CheckArgs | ConvertArgs | { command: "help" };
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, not "${value}"`);
 }
+
+const commands = ["validate", "normalize", "crd-diff", "check", "convert"] as const;
+const isCommand = (c: string): c is (typeof commands)[number] => (commands as readonly string[]).includes(c);
 
 function optionalOneOf<T extends string>(
   name: string,
@@ -95,7 +110,7 @@ export function parseCommandLine(argv: readonly string[]): Args {
   const [command, ...rest] = argv;
   if (command === undefined || command === "-h" || command === "--help" || command === "help")
     return { command: "help" };
-  if (command !== "validate" && command !== "normalize" && command !== "crd-diff" && command !== "check") {
+  if (!isCommand(command)) {
     throw new UsageError(`unknown command "${command}"`);
   }
   let parsed: ReturnType<typeof parseArgs>;
@@ -114,6 +129,8 @@ export function parseCommandLine(argv: readonly string[]): Args {
         strict: { type: "boolean" },
         config: { type: "string" },
         base: { type: "string" },
+        conversion: { type: "string", multiple: true, default: [] },
+        to: { type: "string" },
         mode: { type: "string" },
         policy: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -124,6 +141,25 @@ export function parseCommandLine(argv: readonly string[]): Args {
   }
   const v = parsed.values;
   if (v.help) return { command: "help" };
+  if (command === "convert") {
+    if (typeof v.to !== "string") throw new UsageError("convert needs --to VERSION");
+    const conversion = v.conversion as string[];
+    if (conversion.length === 0) throw new UsageError("convert needs --conversion P (a Conversion declaration)");
+    if (parsed.positionals.length === 0)
+      throw new UsageError("convert needs at least one path (or - for standard input)");
+    const out: ConvertArgs = {
+      command,
+      crd: v.crd as string[],
+      conversion,
+      to: v.to,
+      output: oneOf("output", v.output as string | undefined, ["yaml", "json"], "yaml"),
+      paths: parsed.positionals,
+    };
+    if (typeof v.config === "string") out.config = v.config;
+    return out;
+  }
+  if (v.to !== undefined || (v.conversion as string[]).length > 0)
+    throw new UsageError("--to and --conversion belong to convert");
   if (command === "check") {
     if (parsed.positionals.length > 0)
       throw new UsageError("check takes no paths: it checks what changed since --base");

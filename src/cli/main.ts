@@ -11,14 +11,18 @@ import {
   applySeverities,
   type ChangedFile,
   checkChanges,
+  convert,
   diffCrdFiles,
   type Finding,
   failsAt,
+  finding,
   formatGithub,
   formatJson,
   formatSarif,
   formatText,
+  type JsonValue,
   type KunionConfig,
+  loadConversions,
   loadWorkspace,
   normalizeObjects,
   type PathSegment,
@@ -31,6 +35,7 @@ import {
 import {
   type Args,
   type CheckArgs,
+  type ConvertArgs,
   type CrdDiffArgs,
   type NormalizeArgs,
   parseCommandLine,
@@ -59,6 +64,7 @@ export function run(argv: readonly string[], io: Io): number {
     if (config === undefined) return 2;
     if (args.command === "crd-diff") return crdDiff(args, io, config);
     if (args.command === "check") return check(args, io, config);
+    if (args.command === "convert") return convertCommand(args, io, config);
     return args.command === "validate" ? validate(args, io, config) : normalizeCommand(args, io, config);
   } catch (e) {
     if (e instanceof UsageError) {
@@ -125,7 +131,7 @@ function check(args: CheckArgs, io: Io, config: KunionConfig): number {
   const found = applySeverities(
     checkChanges(changed, {
       severities: config.rules,
-      crds: readInputs(expandGlobs(config.crds)),
+      crds: config.crds ? readInputs(expandGlobs(config.crds)) : repositoryCrds(),
       goTypes: readInputs(expandGlobs(config.goTypes), isGoTypes),
       unknownFields: (config.strict ?? true) ? "error" : "warning",
     }),
@@ -133,6 +139,25 @@ function check(args: CheckArgs, io: Io, config: KunionConfig): number {
   );
   report(found, args.output, summarize(found, changed.length, 0), io);
   return failsAt(found, args.failOn ?? config.failOn ?? "error") ? 1 : 0;
+}
+
+/**
+ * Without configured globs, the repository's own CRDs: the tracked YAML and JSON
+ * files that mention CustomResourceDefinition (a cheap test before any parsing).
+ */
+function repositoryCrds(): TextFile[] {
+  const tracked = execFileSync("git", ["ls-files", "-z"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  return tracked
+    .split("\0")
+    .filter(isManifest)
+    .flatMap((path) => {
+      try {
+        const [file] = readInputs([path], () => true);
+        return file?.text.includes("CustomResourceDefinition") ? [file] : [];
+      } catch {
+        return []; // deleted in the working tree
+      }
+    });
 }
 
 /** YAML and JSON files changed since `base` (tracked and untracked), with their text then and now. */
@@ -165,6 +190,55 @@ function changedFiles(base: string, ignore: readonly string[]): ChangedFile[] {
     }
     return before === undefined ? { path, after: now?.text ?? "" } : { path, before, after: now?.text ?? "" };
   });
+}
+
+function convertCommand(args: ConvertArgs, io: Io, config: KunionConfig): number {
+  const { catalog, objects, findings } = loadWorkspace({
+    inputs: readInputs(args.paths),
+    crds: readInputs([...args.crd, ...expandGlobs(config.crds)]),
+  });
+  const declared = loadConversions(readInputs(args.conversion), catalog.crds);
+  const problems = [...findings, ...declared.findings];
+  const converted: JsonValue[] = [];
+  for (const o of objects) {
+    const group = o.apiVersion.includes("/") ? o.apiVersion.slice(0, o.apiVersion.indexOf("/")) : "";
+    const conversion = declared.conversions.find((c) => c.group === group && c.kind === o.kind);
+    const where = o.doc.locate([]);
+    if (!conversion) {
+      problems.push({
+        ...finding({
+          type: "SchemaMissing",
+          path: ["kind"],
+          detail: `no Conversion declared for ${group}/${o.kind}`,
+          rule: "conversion",
+        }),
+        file: o.doc.file,
+        ...where,
+      });
+      continue;
+    }
+    const result = convert(o.object, `${group}/${args.to}`, conversion);
+    if (result.object) converted.push(result.object);
+    else
+      problems.push({
+        ...finding({
+          type: "FieldValueInvalid",
+          path: [],
+          detail: result.error ?? "conversion failed",
+          rule: "conversion",
+        }),
+        file: o.doc.file,
+        ...where,
+      });
+  }
+  io.stdout(
+    args.output === "json"
+      ? `${JSON.stringify(converted, null, 2)}\n`
+      : converted.map((c) => stringify(c)).join("---\n"),
+  );
+  const errors = problems.filter((f) => f.severity === "error");
+  if (problems.length > 0) io.stderr(`${formatText(problems)}\n`);
+  return errors.length > 0 ? 1 : 0;
 }
 
 /** A file, or `git:REF:PATH`: the file as it is at a commit of the repository in the working folder. */

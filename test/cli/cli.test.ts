@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -435,6 +435,30 @@ describe("kunion check", () => {
     expect(stdout).toContain("notice skipped: Invalid document: 1 changed file(s) hold templates");
   });
 
+  it.skipIf(!existsSync(join(import.meta.dirname, "../../../shared/corpus")))(
+    "round-trips a changed conversion declaration over samples of every version",
+    () => {
+      const { dir, commit } = repo();
+      const crd = join(import.meta.dirname, "../../../shared/corpus/kubebuilder-book/crds/multiversion-tutorial");
+      const declaration = readFileSync(ex("../examples/conversions/cronjob.yaml"), "utf8");
+      writeFileSync(
+        join(dir, "crd.yaml"),
+        readFileSync(join(crd, "batch.tutorial.kubebuilder.io_cronjobs.yaml"), "utf8"),
+      );
+      writeFileSync(join(dir, "conversion.yaml"), declaration);
+      commit();
+      writeFileSync(join(dir, "conversion.yaml"), `# reviewed\n${declaration}`);
+      const ok = inDir(dir, () => kunion("check"));
+      expect(ok.code).toBe(0);
+      expect(ok.stdout).toMatch(/conversion\.yaml:1:1: notice round-trip: .*refused by the declaration's own rules/);
+      // A declaration that no longer compiles is an error on its line.
+      writeFileSync(join(dir, "conversion.yaml"), declaration.replace(".join(' ')", ".join(' ') +"));
+      const bad = inDir(dir, () => kunion("check"));
+      expect(bad.code).toBe(1);
+      expect(bad.stdout).toMatch(/conversion\.yaml:\d+:\d+: error conversion: /);
+    },
+  );
+
   it("says so when nothing Kubernetes changed, and fails clearly outside a repository", () => {
     const { dir, commit } = repo();
     writeFileSync(join(dir, "notes.txt"), "x");
@@ -445,5 +469,44 @@ describe("kunion check", () => {
     });
     const outside = mkdtempSync(join(tmpdir(), "kunion-nogit-"));
     expect(inDir(outside, () => kunion("check")).code).toBe(2);
+  });
+});
+
+describe("kunion convert", () => {
+  const corpus = join(import.meta.dirname, "../../../shared/corpus/kubebuilder-book");
+  const tutorial = join(corpus, "examples/multiversion-tutorial");
+
+  it.skipIf(!existsSync(corpus))("converts the kubebuilder CronJob v1 sample into the v2 sample, and back", () => {
+    const common = ["--crd", join(corpus, "crds"), "--conversion", ex("../examples/conversions")];
+    const toV2 = kunion("convert", ...common, "--to", "v2", "-o", "json", join(tutorial, "batch_v1_cronjob.yaml"));
+    expect(toV2.code).toBe(0);
+    const [converted] = JSON.parse(toV2.stdout);
+    const [expected] = parseAllDocuments(readFileSync(join(tutorial, "batch_v2_cronjob.yaml"), "utf8")).map((d) =>
+      d.toJS(),
+    );
+    expect(converted.apiVersion).toBe("batch.tutorial.kubebuilder.io/v2");
+    expect(converted.spec).toEqual(expected.spec);
+    const back = tempFile("v2.json", JSON.stringify(converted));
+    const [v1] = JSON.parse(kunion("convert", ...common, "--to", "v1", "-o", "json", back).stdout);
+    expect(v1.spec.schedule).toBe("*/1 * * * *");
+  });
+
+  it("names objects with no declared conversion, and a declaration file that holds none", () => {
+    const { code, stderr } = kunion(
+      "convert",
+      "--conversion",
+      ex("deployment/live.yaml"),
+      "--to",
+      "v2",
+      ex("deployment/live.yaml"),
+    );
+    expect(code).toBe(1);
+    expect(stderr).toContain("the file holds no Conversion declaration");
+    expect(stderr).toContain("no Conversion declared for apps/Deployment");
+  });
+
+  it("needs --to and --conversion", () => {
+    expect(kunion("convert", ex("deployment/live.yaml")).code).toBe(2);
+    expect(kunion("convert", "--to", "v2", ex("deployment/live.yaml")).stderr).toContain("--conversion");
   });
 });

@@ -1,0 +1,65 @@
+/**
+ * Conversion throughput through two hops (spoke v1 → hub v2 → spoke v3), as
+ * objects per second and as a ratio to a plain deep copy of the same objects
+ * in the same run. The declaration is the kubebuilder CronJob one
+ * (examples/conversions/cronjob.yaml) with a second spoke added for the
+ * benchmark; the objects are the tutorial's v1 sample with varied schedules.
+ * Run: npm run bench
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { clone, convert, type JsonObject, parseSource, readConversion } from "../src/index.js";
+
+const corpus = process.env.KUNION_CORPUS ?? join(process.cwd(), "../shared/corpus");
+const declaration = `${readFileSync("examples/conversions/cronjob.yaml", "utf8")}
+    v3:
+      - rename: {from: spec.startingDeadlineSeconds, to: spec.deadlineSeconds}
+      - wrap: {path: spec.concurrencyPolicy, into: value}
+`;
+const [doc] = parseSource(declaration, "bench.yaml").documents;
+const { conversion, findings } = doc ? readConversion(doc) : { conversion: undefined, findings: [] };
+if (!conversion) throw new Error(findings.map((f) => f.message).join("\n"));
+
+const sampleText = readFileSync(
+  join(corpus, "kubebuilder-book/examples/multiversion-tutorial/batch_v1_cronjob.yaml"),
+  "utf8",
+);
+const sample = parseSource(sampleText, "sample.yaml").documents[0]?.value as JsonObject;
+const schedules = ["*/1 * * * *", "0 3 * * *", "@hourly", "15 */2 1 * 1-5", "0 0 1 1 *"];
+const objects: JsonObject[] = Array.from({ length: 2000 }, (_, i) => {
+  const o = clone(sample);
+  (o.metadata as JsonObject).name = `cronjob-${i}`;
+  (o.spec as JsonObject).schedule = schedules[i % schedules.length] as string;
+  return o;
+});
+const target = "batch.tutorial.kubebuilder.io/v3";
+
+function median(run: () => void): number {
+  for (let warm = performance.now(); performance.now() - warm < 300; ) run();
+  const times: number[] = [];
+  for (let start = performance.now(); performance.now() - start < 2000 || times.length < 5; ) {
+    const t = performance.now();
+    run();
+    times.push(performance.now() - t);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)] as number;
+}
+
+let sink = 0;
+const copyMs = median(() => {
+  for (const o of objects) sink += Object.keys(clone(o)).length;
+});
+let failed = 0;
+const convertMs = median(() => {
+  for (const o of objects) {
+    const r = convert(o, target, conversion);
+    if (r.object) sink += 1;
+    else failed++;
+  }
+});
+console.log(`${objects.length} CronJobs, v1 → v2 (hub) → v3${failed > 0 ? ` (${failed} failed)` : ""}`);
+console.log(`baseline: deep copy ${copyMs.toFixed(1)} ms per pass`);
+console.log(
+  `two-hop conversion: ${convertMs.toFixed(1)} ms, ${Math.round((objects.length / convertMs) * 1000)} objects/s, ratio to a deep copy ${(convertMs / copyMs).toFixed(1)}`,
+);
+if (sink < 0) console.log(sink);
