@@ -21,7 +21,19 @@ const allowed: Record<string, string[]> = {
   evolution: ["crd", "schema", "names", "unions", "findings", "value", "path"],
   convert: ["crd", "schema", "cel", "validate", "source", "findings", "value", "path"],
   webhooks: ["convert", "unions", "validate", "findings", "value", "path"],
-  check: ["source", "crd", "builtins", "schema", "unions", "validate", "evolution", "convert", "findings", "value", "path"],
+  check: [
+    "source",
+    "crd",
+    "builtins",
+    "schema",
+    "unions",
+    "validate",
+    "evolution",
+    "convert",
+    "findings",
+    "value",
+    "path",
+  ],
   cli: ["index", "yaml"],
 };
 
