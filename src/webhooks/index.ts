@@ -17,3 +17,4 @@ export {
   maxReviewObjects,
   type ReviewAnswer,
 } from "./conversion-review.js";
+export { convertersFor } from "./converters.js";
