@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { clone, convert, type JsonObject, parseSource, readConversion } from "../src/index.js";
+import { median } from "./measure.js";
 
 const corpus = process.env.KUNION_CORPUS ?? join(process.cwd(), "../shared/corpus");
 const declaration = `${readFileSync("examples/conversions/cronjob.yaml", "utf8")}
@@ -33,17 +34,6 @@ const objects: JsonObject[] = Array.from({ length: 2000 }, (_, i) => {
   return o;
 });
 const target = "batch.tutorial.kubebuilder.io/v3";
-
-function median(run: () => void): number {
-  for (let warm = performance.now(); performance.now() - warm < 300; ) run();
-  const times: number[] = [];
-  for (let start = performance.now(); performance.now() - start < 2000 || times.length < 5; ) {
-    const t = performance.now();
-    run();
-    times.push(performance.now() - t);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)] as number;
-}
 
 let sink = 0;
 const copyMs = median(() => {

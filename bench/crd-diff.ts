@@ -7,6 +7,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { diffCrdFiles, parseSource } from "../src/index.js";
+import { median } from "./measure.js";
 
 const corpus = process.env.KUNION_CORPUS ?? join(process.cwd(), "../shared/corpus");
 const files = [
@@ -21,17 +22,6 @@ const pairs = files.map((path) => {
   const text = readFileSync(path, "utf8");
   return { old: { path, text }, new: { path, text: text.replace("type: integer", "type: string") } };
 });
-
-function median(run: () => void): number {
-  run();
-  const times: number[] = [];
-  for (let start = performance.now(); performance.now() - start < 3000 || times.length < 3; ) {
-    const t = performance.now();
-    run();
-    times.push(performance.now() - t);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)] as number;
-}
 
 let sink = 0;
 const parseMs = median(() => {

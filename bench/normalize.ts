@@ -14,6 +14,7 @@ import {
   type TextFile,
   validateUnions,
 } from "../src/index.js";
+import { median } from "./measure.js";
 
 const corpus = process.env.KUNION_CORPUS ?? join(process.cwd(), "../shared/corpus");
 const files = (dir: string): TextFile[] =>
@@ -37,21 +38,8 @@ const items: Array<{ text: string; object: JsonValue; old: JsonValue; schema: Sc
   }));
 const bytes = items.reduce((n, i) => n + i.text.length, 0);
 
-/** Best of several rounds of `run` over all items, in milliseconds per pass. */
-function measure(run: () => void): number {
-  for (let i = 0; i < 20; i++) run(); // warm up the JIT
-  let best = Number.POSITIVE_INFINITY;
-  for (let round = 0; round < 15; round++) {
-    const passes = 20;
-    const start = performance.now();
-    for (let p = 0; p < passes; p++) run();
-    best = Math.min(best, (performance.now() - start) / passes);
-  }
-  return best;
-}
-
 let sink = 0;
-const parse = measure(() => {
+const parse = median(() => {
   for (const i of items) sink += (JSON.parse(i.text) as object) ? 1 : 0;
 });
 const cases: Array<[string, () => void]> = [
@@ -86,7 +74,7 @@ console.log(
   `baseline JSON.parse: ${parse.toFixed(3)} ms per pass (${(bytes / 1024 / 1024 / (parse / 1000)).toFixed(0)} MiB/s)`,
 );
 for (const [name, run] of cases) {
-  const ms = measure(run);
+  const ms = median(run);
   console.log(`${name}: ${ms.toFixed(3)} ms per pass, ratio to JSON.parse ${(ms / parse).toFixed(3)}`);
 }
 if (sink < 0) console.log(sink); // keep the work observable

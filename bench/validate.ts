@@ -22,6 +22,7 @@ import {
   validateObject,
   validateWithSchema,
 } from "../src/index.js";
+import { median, medianPair } from "./measure.js";
 
 const corpus = process.env.KUNION_CORPUS ?? join(process.cwd(), "../shared/corpus");
 const projects: Record<string, string[]> = {
@@ -73,44 +74,11 @@ for (const [project, dirs] of Object.entries(projects)) {
   }
 }
 
-/** Medians of `a` and `b` run alternately for two seconds after a warm-up. */
-function measurePair(a: () => void, b: () => void): [number, number] {
-  for (let warm = performance.now(); performance.now() - warm < 300; ) {
-    a();
-    b();
-  }
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (let start = performance.now(); performance.now() - start < 2000 || ta.length < 5; ) {
-    let t = performance.now();
-    a();
-    ta.push(performance.now() - t);
-    t = performance.now();
-    b();
-    tb.push(performance.now() - t);
-  }
-  const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number;
-  return [median(ta), median(tb)];
-}
-
-/** Median milliseconds of one pass, over passes repeated for about a second after a warm-up. */
-function measure(run: () => void): number {
-  for (let warm = performance.now(); performance.now() - warm < 300; ) run(); // compile caches, JIT
-  const times: number[] = [];
-  for (let start = performance.now(); performance.now() - start < 1000 || times.length < 5; ) {
-    const t = performance.now();
-    run();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] as number;
-}
-
 let sink = 0;
-const yamlMs = measure(() => {
+const yamlMs = median(() => {
   for (const t of exampleTexts) sink += parseSource(t, "x").documents.length;
 });
-const validateMs = measure(() => {
+const validateMs = median(() => {
   for (const i of items) sink += validateObject(i.catalog, i.apiVersion, i.kind, i.object).length;
 });
 
@@ -149,7 +117,7 @@ const plainOurs = () => {
 const plainAjv = () => {
   for (const i of items) if (i.raw) sink += pairs.get(i.raw)?.theirs(i.object) ? 1 : 0;
 };
-const [oursMs, ajvMs] = measurePair(plainOurs, plainAjv);
+const [oursMs, ajvMs] = medianPair(plainOurs, plainAjv);
 
 const perSecond = (ms: number) => Math.round((items.length / ms) * 1000);
 console.log(`${items.length} corpus objects with a CRD, ${exampleTexts.length} files, ${pairs.size} schemas`);
