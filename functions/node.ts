@@ -1,15 +1,18 @@
-/** Serves the app on Node (`npm start`): the examples' CRDs are the deployed default. */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { serve } from "@hono/node-server";
-import { createApp } from "./app.js";
+/**
+ * Serves the app on Node (`npm start`): the CRDs of `KUNION_CRDS` (default examples/crds) and the
+ * Conversion declarations of `KUNION_CONVERSIONS` (default examples/conversions) are deployed;
+ * `PORT` (8080), `HOST` (127.0.0.1), and HTTPS with `TLS_CERT` and `TLS_KEY` (PEM files).
+ */
+import { startServer, tlsFromEnv } from "./node-server.js";
 
-const folder = process.env.KUNION_CRDS ?? "examples/crds";
-const defaults = readdirSync(folder)
-  .filter((name) => /\.(ya?ml|json)$/.test(name))
-  .map((name) => ({ path: join(folder, name), text: readFileSync(join(folder, name), "utf8") }));
-const port = Number(process.env.PORT ?? 8080);
-
-serve({ fetch: createApp({ defaults }).fetch, port, hostname: process.env.HOST ?? "127.0.0.1" }, (info) => {
-  console.log(`kunion listening on http://${info.address}:${info.port} with ${defaults.length} deployed CRD file(s)`);
+const env = process.env;
+const server = await startServer({
+  port: Number(env.PORT ?? 8080),
+  hostname: env.HOST ?? "127.0.0.1",
+  crdsDir: env.KUNION_CRDS ?? "examples/crds",
+  conversionsDir: env.KUNION_CONVERSIONS ?? "examples/conversions",
+  tls: tlsFromEnv(env),
 });
+console.log(
+  `kunion listening on ${server.url} with ${server.crds} CRD file(s) and ${server.conversions} conversion file(s)`,
+);

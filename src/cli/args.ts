@@ -11,6 +11,7 @@ Commands:
   crd-diff   compare two revisions of a CRD: kunion crd-diff OLD NEW (files or git:REF:PATH)
   convert    convert objects to another version through the hub: --crd P --conversion P --to VERSION
   check      what the Action does, on this git checkout: changed CRDs and manifests against --base REF (default HEAD)
+  serve      the HTTP API on Node: kunion serve [--port N] (docs/http.md)
 
 Common options:
   --config F       the configuration file (default: .kunion.yaml in the working folder, if any)
@@ -30,6 +31,10 @@ validate:
 normalize:
   --mode M         update (default) | apply (objects are applied configurations, --old the live objects)
   --policy P       kep (default) | smd (structured-merge-diff v4.3.0 behaviour)
+
+serve:
+  --port N         the port (default 8080; env PORT); HOST, KUNION_CRDS, KUNION_CONVERSIONS,
+                   TLS_CERT and TLS_KEY as for npm start
 
 Paths may be files, folders (*.yaml, *.yml, *.json) or - for standard input.
 Exit codes: 0 clean, 1 findings at the failing severity, 2 usage error or unreadable input.`;
@@ -216,4 +221,30 @@ export function parseCommandLine(argv: readonly string[]): Args {
     mode: oneOf("mode", v.mode as string | undefined, ["update", "apply"], "update"),
     policy: optionalOneOf("policy", v.policy as string | undefined, ["kep", "smd"]),
   };
+}
+
+/** `kunion serve [--port N]`: handled by the CLI's entry (bin.ts), which starts the HTTP server. */
+export interface ServeArgs {
+  command: "serve";
+  /** Undefined: PORT from the environment, else 8080. */
+  port?: number;
+}
+
+export function parseServeArgs(argv: readonly string[]): ServeArgs | { command: "help" } {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: false,
+      options: { port: { type: "string", short: "p" }, help: { type: "boolean", short: "h" } },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (parsed.values.help) return { command: "help" };
+  const port = parsed.values.port;
+  if (port === undefined) return { command: "serve" };
+  if (typeof port !== "string" || !/^\d+$/.test(port) || Number(port) > 65535)
+    throw new UsageError(`--port must be a port number (0-65535), not "${String(port)}"`);
+  return { command: "serve", port: Number(port) };
 }

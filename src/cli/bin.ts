@@ -1,9 +1,39 @@
 #!/usr/bin/env node
 /** The `kunion` executable (bundled to dist/kunion.js): process in, exit code out. */
+// The one import from the CLI into a face: `kunion serve` runs the HTTP functions' Node
+// server (test/architecture.test.ts allows it for this file only).
+import { startServer, tlsFromEnv } from "../../functions/node-server.js";
+import { parseServeArgs, UsageError, usage } from "./args.js";
 import { run } from "./main.js";
 
-process.exitCode = run(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
-});
+const argv = process.argv.slice(2);
+if (argv[0] === "serve") {
+  try {
+    const args = parseServeArgs(argv.slice(1));
+    if (args.command === "help") {
+      process.stdout.write(`${usage}\n`);
+    } else {
+      const env = process.env;
+      const server = await startServer({
+        port: args.port ?? Number(env.PORT ?? 8080),
+        hostname: env.HOST ?? "127.0.0.1",
+        crdsDir: env.KUNION_CRDS ?? "examples/crds",
+        conversionsDir: env.KUNION_CONVERSIONS ?? "examples/conversions",
+        tls: tlsFromEnv(env),
+      });
+      process.stderr.write(
+        `kunion listening on ${server.url} with ${server.crds} CRD file(s) and ${server.conversions} conversion file(s)\n`,
+      );
+    }
+  } catch (e) {
+    const usageError = e instanceof UsageError;
+    process.stderr.write(`kunion serve: ${(e as Error).message}\n${usageError ? `\n${usage}\n` : ""}`);
+    process.exitCode = 2;
+  }
+} else {
+  process.exitCode = run(argv, {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+  });
+}

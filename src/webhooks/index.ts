@@ -8,8 +8,20 @@
  * (the server would silently reset the rest, so a converter that touches it is refused). A
  * malformed review gets HTTP 400 with `{error, field}` naming the request field at fault. The
  * converters come in as a parameter (`Converters`), so this module is independent of how
- * conversions are declared; it is pure, runtime-agnostic and never throws. Imports value, path.
+ * conversions are declared; it is pure, runtime-agnostic and never throws. The admission
+ * webhook (`handleAdmissionReview`) normalizes and validates an `AdmissionReview`'s object,
+ * the schemas given as a lookup. Imports unions, findings, value, path.
  */
+
+export {
+  type AdmissionLookup,
+  type AdmissionOptions,
+  type AdmissionTarget,
+  base64,
+  handleAdmissionReview,
+  jsonPatch,
+  type PatchOperation,
+} from "./admission-review.js";
 export {
   type Converters,
   type ConvertFn,

@@ -163,8 +163,12 @@ async function call(dev: Dev | undefined, path: string, init: RequestInit = {}):
 const post = (path: string, body: string, type = "application/json") =>
   call(app, path, { method: "POST", body, headers: { "content-type": type } });
 
-/** The same request answered by the same app in Node (functions/app.ts with the same deployed CRD). */
-const nodeApp = createApp({ defaults: [{ path: examplePaths.crd, text: texts.crd }] });
+/** The same request answered by the same app in Node (functions/app.ts with the same deployed CRD and conversion). */
+const cronjobConversion = "examples/conversions/cronjob.yaml";
+const nodeApp = createApp({
+  defaults: [{ path: examplePaths.crd, text: texts.crd }],
+  conversions: [{ path: cronjobConversion, text: readFileSync(join(root, cronjobConversion), "utf8") }],
+});
 async function inNode(path: string, body: string, type = "application/json") {
   const res = await nodeApp.request(path, { method: "POST", body, headers: { "content-type": type } });
   return { status: res.status, body: await read(res) };
@@ -250,6 +254,72 @@ describe("workerd: the real Worker entry (functions/worker.ts, wrangler.toml)", 
       'spec.schedule: Invalid value: "object": exactly one of the fields in [cron interval] must be set',
     ]);
     expect({ status: res.status, body: answer }).toEqual(await inNode("/v1/validate", body, "application/yaml"));
+  });
+
+  it("serves /openapi.json, as in Node", async () => {
+    const res = await call(app, "/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = await read(res);
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths)).toContain("/v1/admit");
+    expect(doc).toEqual(await read(await nodeApp.request("/openapi.json")));
+  });
+
+  it("answers a ConversionReview through the bundled CronJob conversion, as in Node", async () => {
+    const group = "batch.tutorial.kubebuilder.io";
+    const cronJob = (name: string, schedule: string) => ({
+      apiVersion: `${group}/v1`,
+      kind: "CronJob",
+      metadata: { name, namespace: "default", uid: `uid-${name}`, resourceVersion: "1", generation: 1 },
+      spec: { schedule, jobTemplate: { spec: {} } },
+    });
+    const body = JSON.stringify({
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "ConversionReview",
+      request: {
+        uid: "0f2c5a3e-5e1b-4b8e-9a57-3c1d2b7e8f90",
+        desiredAPIVersion: `${group}/v2`,
+        objects: [cronJob("every-minute", "*/1 * * * *"), cronJob("hourly", "@hourly")],
+      },
+    });
+    const res = await post("/v1/convert", body);
+    const answer = await read(res);
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    expect(answer.response.uid).toBe("0f2c5a3e-5e1b-4b8e-9a57-3c1d2b7e8f90");
+    expect(answer.response.result).toEqual({ status: "Success" });
+    expect(answer.response.convertedObjects.map((o: { spec: unknown }) => o.spec)).toEqual([
+      { schedule: { minute: "*/1" }, jobTemplate: { spec: {} } },
+      { schedule: { minute: "0" }, jobTemplate: { spec: {} } },
+    ]);
+    expect({ status: res.status, body: answer }).toEqual(await inNode("/v1/convert", body));
+  });
+
+  it("admits the Deployment switched to Recreate with a patch removing rollingUpdate, as in Node", async () => {
+    const body = JSON.stringify({
+      apiVersion: "admission.k8s.io/v1",
+      kind: "AdmissionReview",
+      request: {
+        uid: "d4b2e7a1-9c3f-4e6b-8a21-5f0c7d9e1b34",
+        kind: { group: "apps", version: "v1", kind: "Deployment" },
+        resource: { group: "apps", version: "v1", resource: "deployments" },
+        operation: "UPDATE",
+        object: recreate,
+        oldObject: live,
+        dryRun: false,
+      },
+    });
+    const res = await post("/v1/admit", body);
+    const answer = await read(res);
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    expect(answer.response).toMatchObject({
+      uid: "d4b2e7a1-9c3f-4e6b-8a21-5f0c7d9e1b34",
+      allowed: true,
+      patchType: "JSONPatch",
+    });
+    expect(JSON.parse(Buffer.from(answer.response.patch, "base64").toString("utf8"))).toEqual([
+      { op: "remove", path: "/spec/strategy/rollingUpdate" },
+    ]);
+    expect({ status: res.status, body: answer }).toEqual(await inNode("/v1/admit", body));
   });
 
   it("answers a malformed request with 400, not 500", async () => {

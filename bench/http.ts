@@ -1,0 +1,98 @@
+/**
+ * HTTP throughput of the Node server: requests per second and p99 latency per route, and
+ * their ratio to a trivial echo route (`POST /v1/echo`, enabled for this benchmark only) in
+ * the same run, so the figures say what the core costs over Hono and node:http. The server
+ * runs in this process on 127.0.0.1 (port 0); autocannon drives each route for
+ * KUNION_BENCH_SECONDS seconds (default 30), one route after the other. Nothing leaves loopback.
+ * Run: npx esbuild bench/http.ts --alias:@kubernetes-models/validate=./src/builtins/model-formats.ts \
+ *   --bundle --platform=node --format=esm --target=node24 --external:autocannon \
+ *   --outfile=dist/bench/http.js --banner:js="import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" \
+ *   && KUNION_BENCH_SECONDS=5 node dist/bench/http.js
+ */
+import { readFileSync } from "node:fs";
+// @ts-expect-error autocannon ships no types; the one call below is typed by `Autocannon`.
+import autocannonUntyped from "autocannon";
+import { startServer } from "../functions/node-server.js";
+import { parseSource } from "../src/index.js";
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p99: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type Autocannon = (options: {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+  duration: number;
+  connections: number;
+}) => Promise<AutocannonResult>;
+const autocannon = autocannonUntyped as Autocannon;
+
+const seconds = Number(process.env.KUNION_BENCH_SECONDS ?? 30);
+const connections = Number(process.env.KUNION_BENCH_CONNECTIONS ?? 32);
+
+// A typical Deployment: examples/deployment/recreate.yaml made valid (rollingUpdate dropped).
+const deployment = parseSource(readFileSync("examples/deployment/recreate.yaml", "utf8"), "recreate.yaml").documents[0]
+  ?.value as { spec: { strategy: Record<string, unknown> } };
+delete deployment.spec.strategy.rollingUpdate;
+const validateBody = JSON.stringify({ object: deployment });
+
+// A ConversionReview of a few CronJobs, v1 → v2, as the API server sends it.
+const group = "batch.tutorial.kubebuilder.io";
+const schedules = ["*/1 * * * *", "0 3 * * *", "@hourly", "15 */2 1 * 1-5", "0 0 1 1 *"];
+const convertBody = JSON.stringify({
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "ConversionReview",
+  request: {
+    uid: "0f2c5a3e-5e1b-4b8e-9a57-3c1d2b7e8f90",
+    desiredAPIVersion: `${group}/v2`,
+    objects: schedules.map((schedule, i) => ({
+      apiVersion: `${group}/v1`,
+      kind: "CronJob",
+      metadata: { name: `cronjob-${i}`, namespace: "default", uid: `uid-${i}`, resourceVersion: "1", generation: 1 },
+      spec: {
+        schedule,
+        startingDeadlineSeconds: 60,
+        concurrencyPolicy: "Allow",
+        jobTemplate: { spec: { template: { spec: { containers: [{ name: "hello", image: "busybox" }] } } } },
+      },
+    })),
+  },
+});
+
+const routes = [
+  { name: "/v1/echo", body: validateBody },
+  { name: "/v1/validate", body: validateBody },
+  { name: "/v1/convert", body: convertBody },
+];
+
+const server = await startServer({ port: 0, app: { benchEcho: true } });
+try {
+  console.log(`HTTP on ${server.url}: ${seconds} s per route, ${connections} connections`);
+  const results: Array<{ name: string; rps: number; p99: number }> = [];
+  for (const route of routes) {
+    const r = await autocannon({
+      url: `${server.url}${route.name}`,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: route.body,
+      duration: seconds,
+      connections,
+    });
+    if (r.non2xx > 0 || r.errors > 0) throw new Error(`${route.name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+    results.push({ name: route.name, rps: r.requests.average, p99: r.latency.p99 });
+  }
+  const echo = results[0] as { rps: number; p99: number };
+  for (const r of results) {
+    const ratio = `${(r.rps / echo.rps).toFixed(2)}× echo req/s, ${(r.p99 / Math.max(echo.p99, 1)).toFixed(1)}× echo p99`;
+    console.log(
+      `${r.name.padEnd(14)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  (${ratio})`,
+    );
+  }
+} finally {
+  await server.close();
+}

@@ -1,0 +1,132 @@
+/**
+ * Reading a request: the body (JSON or YAML, size and depth limits), its shape checked by
+ * the validators Ajv compiled ahead of time from src/config/requests.ts, and the errors
+ * that become `{error, field}` answers. Nothing here echoes an internal message.
+ */
+import {
+  type AjvError,
+  depthOf,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  parseSource,
+  type RequestValidator,
+} from "../src/index.js";
+
+export const maxBodyBytes = 3 * 1024 * 1024; // the API server's request limit
+export const maxDepth = 512;
+
+/** A request the function refuses: answered with `status` and `{error, field}`. */
+export class RequestError extends Error {
+  constructor(
+    readonly status: 400 | 413 | 415 | 422 | 503,
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The body as a JSON object: JSON or YAML by Content-Type, at most 3 MiB and 512 levels deep. */
+export async function readBody(req: Request): Promise<JsonObject> {
+  const type = req.headers.get("content-type") ?? "application/json";
+  const yaml = /^(application|text)\/(x-)?yaml\b/i.test(type);
+  if (!yaml && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new RequestError(415, "Content-Type", `unsupported content type "${type}": send JSON or YAML`);
+  }
+  const tooLarge = () => new RequestError(413, "body", `request body is larger than ${maxBodyBytes} bytes`);
+  if (Number(req.headers.get("content-length") ?? 0) > maxBodyBytes) throw tooLarge();
+  const bytes = await req.arrayBuffer();
+  if (bytes.byteLength > maxBodyBytes) throw tooLarge();
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new RequestError(400, "body", "the body is not UTF-8 text");
+  }
+  let value: JsonValue;
+  if (yaml) {
+    const parsed = parseSource(text, "body", { maxInputBytes: maxBodyBytes });
+    const [first] = parsed.findings.filter((f) => f.severity === "error");
+    if (first) throw new RequestError(400, "body", `malformed YAML: line ${first.line}: ${first.message}`);
+    if (parsed.documents.length > 1) throw new RequestError(400, "body", "the body must be one YAML document");
+    value = parsed.documents[0]?.value ?? null;
+  } else {
+    try {
+      value = JSON.parse(text) as JsonValue;
+    } catch {
+      throw new RequestError(400, "body", "malformed JSON");
+    }
+  }
+  if (!isObject(value)) throw new RequestError(400, "body", "the body must be a JSON or YAML object");
+  if (depthOf(value) > maxDepth) throw new RequestError(400, "body", `the body nests deeper than ${maxDepth} levels`);
+  return value;
+}
+
+/** Checks a body against its route's schema: the first error is a 400 naming the field. */
+export function checkShape(validate: RequestValidator, body: JsonObject): void {
+  if (validate(body)) return;
+  const e = validate.errors?.[0];
+  if (!e) throw new RequestError(400, "body", "the body does not have the expected shape");
+  const [field, message] = describe(e);
+  throw new RequestError(400, field, message);
+}
+
+/** `/request/objects/3` → `request.objects[3]`; the root is `body`. */
+function fieldOf(instancePath: string, last?: string): string {
+  const tokens = instancePath
+    .split("/")
+    .slice(1)
+    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
+  if (last !== undefined) tokens.push(last);
+  let out = "";
+  for (const t of tokens) out += /^\d+$/.test(t) ? `[${t}]` : out === "" ? t : `.${t}`;
+  return out === "" ? "body" : out;
+}
+
+function describe(e: AjvError): [string, string] {
+  const p = e.params;
+  switch (e.keyword) {
+    case "required":
+      return [fieldOf(e.instancePath, String(p.missingProperty)), "Required value"];
+    case "additionalProperties":
+      return [fieldOf(e.instancePath, String(p.additionalProperty)), "unknown field"];
+    case "type": {
+      const types = String(p.type).split(",");
+      return [
+        fieldOf(e.instancePath),
+        `must be ${types.map((t) => (t === "null" ? "null" : `a${/^[aeiou]/.test(t) ? "n" : ""} ${t}`)).join(" or ")}`,
+      ];
+    }
+    case "enum":
+      return [
+        fieldOf(e.instancePath),
+        `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+      ];
+    case "const":
+      return [fieldOf(e.instancePath), `must be ${JSON.stringify(p.allowedValue)}`];
+    case "pattern":
+      return [fieldOf(e.instancePath), "must not be empty"];
+    default:
+      return [fieldOf(e.instancePath), "is not valid here"];
+  }
+}
+
+/**
+ * The per-request time budget: checked between objects (no timers), so a request of many
+ * objects stops with 503 instead of running on. On Workers the clock only advances on I/O,
+ * so there the platform's own CPU limit is what stops a request; CEL has its cost limits.
+ */
+export class Budget {
+  private readonly deadline: number;
+  exceeded = false;
+  constructor(readonly ms: number) {
+    this.deadline = Date.now() + ms;
+  }
+  /** Throws a 503 naming `field` when the time is up. */
+  check(field: string): void {
+    if (Date.now() <= this.deadline) return;
+    this.exceeded = true;
+    throw new RequestError(503, field, `the request needs more than its ${this.ms} ms budget: send fewer objects`);
+  }
+}

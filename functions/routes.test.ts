@@ -1,0 +1,433 @@
+/**
+ * Every route of the HTTP API (interfaces.md, HTTP) through `app.request()`, with the
+ * deployment the Worker bundles: the Backup CRD and the CronJob conversion. Reviews are
+ * shaped as the API server sends them.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse, parseAllDocuments } from "yaml";
+import { createApp } from "./app.js";
+import { startServer } from "./node-server.js";
+
+const root = join(import.meta.dirname, "..");
+const text = (path: string) => readFileSync(join(root, path), "utf8");
+const deployment = {
+  defaults: [{ path: "examples/crds/backups.kunion.dev.yaml", text: text("examples/crds/backups.kunion.dev.yaml") }],
+  conversions: [{ path: "examples/conversions/cronjob.yaml", text: text("examples/conversions/cronjob.yaml") }],
+};
+const app = createApp(deployment);
+const post = (path: string, body: unknown, type = "application/json") =>
+  app.request(path, {
+    method: "POST",
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    headers: { "content-type": type },
+  });
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions that read them
+const json = (res: Response): Promise<any> => res.json();
+
+const live = parse(text("examples/deployment/live.yaml"));
+const recreate = parse(text("examples/deployment/recreate.yaml"));
+const [invalidBackup] = parseAllDocuments(text("examples/manifests/backups-invalid.yaml")).map((d) => d.toJS());
+
+const group = "batch.tutorial.kubebuilder.io";
+/** A CronJob as the API server stores it: server-set metadata and managedFields included. */
+const cronJob = (version: "v1" | "v2", name: string) => ({
+  apiVersion: `${group}/${version}`,
+  kind: "CronJob",
+  metadata: {
+    name,
+    namespace: "default",
+    uid: `6a3c9a52-1b7e-4d2a-9c1e-${name.padStart(12, "0")}`,
+    resourceVersion: "1234",
+    generation: 1,
+    creationTimestamp: "2026-11-02T10:00:00Z",
+    labels: { "app.kubernetes.io/name": "project" },
+    managedFields: [
+      {
+        manager: "kubectl-client-side-apply",
+        operation: "Update",
+        apiVersion: `${group}/v1`, // the manager's version: conversion leaves managedFields alone
+        time: "2026-11-02T10:00:00Z",
+        fieldsType: "FieldsV1",
+        fieldsV1: { "f:spec": { ".": {}, "f:schedule": {} } },
+      },
+    ],
+  },
+  spec: {
+    schedule: version === "v1" ? "*/1 * * * *" : { minute: "*/1" },
+    startingDeadlineSeconds: 60,
+    concurrencyPolicy: "Allow",
+    jobTemplate: { spec: { template: { spec: { containers: [{ name: "hello", image: "busybox" }] } } } },
+  },
+});
+const conversionReview = (apiVersion: string, desired: string, objects: unknown[]) => ({
+  kind: "ConversionReview",
+  apiVersion,
+  request: { uid: "0f2c5a3e-5e1b-4b8e-9a57-3c1d2b7e8f90", desiredAPIVersion: desired, objects },
+});
+
+const admissionReview = (operation: string, object: unknown, oldObject: unknown = null, extra = {}) => ({
+  kind: "AdmissionReview",
+  apiVersion: "admission.k8s.io/v1",
+  request: {
+    uid: "d4b2e7a1-9c3f-4e6b-8a21-5f0c7d9e1b34",
+    kind: { group: "apps", version: "v1", kind: "Deployment" },
+    resource: { group: "apps", version: "v1", resource: "deployments" },
+    requestKind: { group: "apps", version: "v1", kind: "Deployment" },
+    requestResource: { group: "apps", version: "v1", resource: "deployments" },
+    name: "web",
+    namespace: "default",
+    operation,
+    userInfo: { username: "kubernetes-admin", groups: ["system:masters", "system:authenticated"] },
+    object,
+    oldObject,
+    dryRun: false,
+    options: { apiVersion: "meta.k8s.io/v1", kind: operation === "CREATE" ? "CreateOptions" : "UpdateOptions" },
+    ...extra,
+  },
+});
+const decodePatch = (patch: string) => JSON.parse(Buffer.from(patch, "base64").toString("utf8"));
+
+describe("GET routes", () => {
+  it("/healthz", async () => {
+    expect(await json(await app.request("/healthz"))).toEqual({ status: "ok" });
+  });
+
+  it("/openapi.json is an OpenAPI 3.1 document of every route", async () => {
+    const res = await app.request("/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = await json(res);
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      "/healthz",
+      "/openapi.json",
+      "/v1/admit",
+      "/v1/convert",
+      "/v1/crd-diff",
+      "/v1/normalize",
+      "/v1/validate",
+    ]);
+  });
+
+  it("an unknown route is a JSON 404, and /v1/echo exists only for the benchmark", async () => {
+    const res = await post("/v1/echo", { a: 1 });
+    expect(res.status).toBe(404);
+    expect(await json(res)).toMatchObject({ field: "path" });
+    const bench = createApp({ ...deployment, benchEcho: true });
+    const echoed = await bench.request("/v1/echo", { method: "POST", body: '{"a":1}' });
+    expect(await json(echoed)).toEqual({ a: 1 });
+  });
+});
+
+describe("POST /v1/convert: the conversion webhook with the deployed CronJob conversion", () => {
+  it.each(["apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"])(
+    "a %s review v1 → v2, and back",
+    async (apiVersion) => {
+      const res = await post(
+        "/v1/convert",
+        conversionReview(apiVersion, `${group}/v2`, [cronJob("v1", "a"), cronJob("v1", "b")]),
+      );
+      expect(res.status).toBe(200);
+      const answer = await json(res);
+      expect(answer.apiVersion).toBe(apiVersion);
+      expect(answer.kind).toBe("ConversionReview");
+      expect(answer.response.uid).toBe("0f2c5a3e-5e1b-4b8e-9a57-3c1d2b7e8f90");
+      expect(answer.response.result).toEqual({ status: "Success" });
+      expect(answer.response.convertedObjects).toEqual([cronJob("v2", "a"), cronJob("v2", "b")]);
+
+      const back = await json(
+        await post("/v1/convert", conversionReview(apiVersion, `${group}/v1`, answer.response.convertedObjects)),
+      );
+      expect(back.response.convertedObjects).toEqual([cronJob("v1", "a"), cronJob("v1", "b")]);
+    },
+  );
+
+  it("a schedule that does not convert fails the review, naming the object", async () => {
+    const bad = cronJob("v1", "bad");
+    bad.spec.schedule = "* * *";
+    const answer = await json(
+      await post("/v1/convert", conversionReview("apiextensions.k8s.io/v1", `${group}/v2`, [bad])),
+    );
+    expect(answer.response.result.status).toBe("Failure");
+    expect(answer.response.result.message).toContain("CronJob default/bad");
+    expect(answer.response.result.message).toContain("spec.schedule is not a standard 5-field schedule");
+    expect(answer.response.convertedObjects).toEqual([]);
+  });
+
+  it("a malformed review is a 400 naming the request field", async () => {
+    const review = conversionReview("apiextensions.k8s.io/v1", `${group}/v2`, [cronJob("v1", "a")]);
+    delete (review.request as { uid?: string }).uid;
+    const res = await post("/v1/convert", review);
+    expect(res.status).toBe(400);
+    expect(await json(res)).toMatchObject({ field: "request.uid" });
+  });
+
+  it("the ad-hoc form converts with an inline declaration", async () => {
+    const conversion = parse(text("examples/conversions/cronjob.yaml"));
+    const res = await post("/v1/convert", { conversion, objects: [cronJob("v1", "a")], desiredAPIVersion: "v2" });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ objects: [cronJob("v2", "a")] });
+  });
+
+  it("the ad-hoc form: an invalid declaration or object is a 422 naming the field", async () => {
+    const conversion = parse(text("examples/conversions/cronjob.yaml"));
+    const broken = { ...conversion, spec: { ...conversion.spec, hub: 3 } };
+    const res = await post("/v1/convert", { conversion: broken, objects: [], desiredAPIVersion: "v2" });
+    expect(res.status).toBe(422);
+    expect((await json(res)).field).toBe("conversion");
+    const bad = cronJob("v1", "bad");
+    bad.spec.schedule = "@every 5m";
+    const res2 = await post("/v1/convert", { conversion, objects: [cronJob("v1", "a"), bad], desiredAPIVersion: "v2" });
+    expect(res2.status).toBe(422);
+    expect((await json(res2)).field).toBe("objects[1]");
+  });
+
+  it("a review past the time budget is a 503", async () => {
+    const slow = createApp({ ...deployment, budgetMs: -1 });
+    const res = await slow.request("/v1/convert", {
+      method: "POST",
+      body: JSON.stringify(conversionReview("apiextensions.k8s.io/v1", `${group}/v2`, [cronJob("v1", "a")])),
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status).toBe(503);
+    expect(await json(res)).toMatchObject({ field: "request.objects" });
+  });
+});
+
+describe("POST /v1/admit: the mutating admission webhook", () => {
+  it("UPDATE: the Deployment switched to Recreate is allowed with a patch removing rollingUpdate", async () => {
+    const res = await post("/v1/admit", admissionReview("UPDATE", recreate, live));
+    expect(res.status).toBe(200);
+    const answer = await json(res);
+    expect(answer.apiVersion).toBe("admission.k8s.io/v1");
+    expect(answer.kind).toBe("AdmissionReview");
+    expect(answer.response).toMatchObject({
+      uid: "d4b2e7a1-9c3f-4e6b-8a21-5f0c7d9e1b34",
+      allowed: true,
+      patchType: "JSONPatch",
+    });
+    expect(decodePatch(answer.response.patch)).toEqual([{ op: "remove", path: "/spec/strategy/rollingUpdate" }]);
+  });
+
+  it("dryRun does not change the answer", async () => {
+    const wet = await json(await post("/v1/admit", admissionReview("UPDATE", recreate, live)));
+    const dry = await json(await post("/v1/admit", admissionReview("UPDATE", recreate, live, { dryRun: true })));
+    expect(dry).toEqual(wet);
+  });
+
+  it("CREATE: an object that needs no change is allowed without a patch", async () => {
+    const answer = await json(await post("/v1/admit", admissionReview("CREATE", live)));
+    expect(answer.response).toEqual({ uid: "d4b2e7a1-9c3f-4e6b-8a21-5f0c7d9e1b34", allowed: true });
+  });
+
+  it("CREATE: the Recreate Deployment with rollingUpdate and no old object is denied with causes", async () => {
+    const answer = await json(await post("/v1/admit", admissionReview("CREATE", recreate)));
+    expect(answer.response.allowed).toBe(false);
+    expect(answer.response.status.code).toBe(422);
+    expect(answer.response.status.reason).toBe("Invalid");
+    expect(answer.response.status.details.causes.length).toBeGreaterThan(0);
+    expect(answer.response.status.details.causes[0].field).toBe("spec.strategy.rollingUpdate");
+  });
+
+  it("CREATE: an invalid Backup is denied with a Status naming each field", async () => {
+    const review = admissionReview("CREATE", invalidBackup);
+    review.request.kind = { group: "kunion.dev", version: "v1", kind: "Backup" };
+    const answer = await json(await post("/v1/admit", review));
+    expect(answer.response.uid).toBe("d4b2e7a1-9c3f-4e6b-8a21-5f0c7d9e1b34");
+    expect(answer.response.allowed).toBe(false);
+    expect(answer.response.patch).toBeUndefined();
+    const { status } = answer.response;
+    expect(status).toMatchObject({ code: 422, reason: "Invalid" });
+    expect(status.details.causes).toContainEqual({
+      reason: "FieldValueInvalid",
+      field: "spec.destination",
+      message: 'spec.destination: Invalid value: "object": gcs must be nil if the type is not GCS',
+    });
+    expect(status.details.causes.map((c: { field: string }) => c.field)).toContain("spec.schedule");
+    expect(status.message).toBe(status.details.causes.map((c: { message: string }) => c.message).join("; "));
+  });
+
+  it.each(["DELETE", "CONNECT"])("%s is allowed unchanged", async (operation) => {
+    const answer = await json(await post("/v1/admit", admissionReview(operation, null, recreate)));
+    expect(answer.response).toEqual({ uid: "d4b2e7a1-9c3f-4e6b-8a21-5f0c7d9e1b34", allowed: true });
+  });
+
+  it("a review without uid, or of another kind, is a 400 naming the field", async () => {
+    const review = admissionReview("CREATE", live);
+    delete (review.request as { uid?: string }).uid;
+    const res = await post("/v1/admit", review);
+    expect(res.status).toBe(400);
+    expect((await json(res)).field).toBe("request.uid");
+    const other = await post("/v1/admit", { ...admissionReview("CREATE", live), kind: "ConversionReview" });
+    expect(other.status).toBe(400);
+    expect((await json(other)).field).toBe("kind");
+  });
+});
+
+describe("POST /v1/crd-diff", () => {
+  const crdText = text("examples/crds/backups.kunion.dev.yaml");
+  it("finds a removed version, from YAML text and from an object", async () => {
+    const crd = parse(crdText);
+    const next = structuredClone(crd);
+    next.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.destination.properties.type.enum = ["S3"];
+    const res = await post("/v1/crd-diff", { old: crdText, new: next });
+    expect(res.status).toBe(200);
+    const { findings } = await json(res);
+    expect(findings.length).toBeGreaterThan(0);
+    expect(findings[0]).toMatchObject({ severity: "error", file: "new" });
+  });
+
+  it("no change, no findings", async () => {
+    expect(await json(await post("/v1/crd-diff", { old: crdText, new: crdText }))).toEqual({ findings: [] });
+  });
+
+  it("text that is not YAML is a 422 naming the field", async () => {
+    const res = await post("/v1/crd-diff", { old: crdText, new: "a: [1,\n" });
+    expect(res.status).toBe(422);
+    expect((await json(res)).field).toBe("new");
+  });
+});
+
+describe("bad input", () => {
+  it.each([
+    ["malformed JSON", "/v1/validate", '{"object": {', "application/json", 400, "body"],
+    ["malformed YAML", "/v1/admit", "request: {uid: [\n", "application/yaml", 400, "body"],
+    ["wrong content type", "/v1/convert", "<xml/>", "application/xml", 415, "Content-Type"],
+    [
+      "the wrong shape: objects not a list",
+      "/v1/validate",
+      '{"objects": {"a": 1}}',
+      "application/json",
+      400,
+      "objects",
+    ],
+    ["the wrong shape: neither object nor objects", "/v1/validate", "{}", "application/json", 400, "object"],
+    [
+      "an unknown request field",
+      "/v1/normalize",
+      '{"object": {}, "olObject": {}}',
+      "application/json",
+      400,
+      "olObject",
+    ],
+    ["a wrong type deep in a list", "/v1/validate", '{"objects": [{}, 3]}', "application/json", 400, "objects[1]"],
+    ["crd-diff without new", "/v1/crd-diff", '{"old": "a: 1"}', "application/json", 400, "new"],
+    [
+      "an ad-hoc conversion without objects",
+      "/v1/convert",
+      '{"conversion": {}, "desiredAPIVersion": "v2"}',
+      "application/json",
+      400,
+      "objects",
+    ],
+    [
+      "an admission review with an unknown operation",
+      "/v1/admit",
+      JSON.stringify(admissionReview("PATCH", live)),
+      "application/json",
+      400,
+      "request.operation",
+    ],
+  ])("%s", async (_name, path, body, type, status, field) => {
+    const res = await post(path, body, type);
+    expect(res.status).toBe(status);
+    const answer = await json(res);
+    expect(answer.field).toBe(field);
+    expect(typeof answer.error).toBe("string");
+    expect(JSON.stringify(answer)).not.toMatch(/at .*\.(ts|js):\d+/); // no stack trace
+  });
+
+  it("a 4 MiB body is a 413", async () => {
+    const res = await post("/v1/validate", JSON.stringify({ object: { pad: "x".repeat(4 * 1024 * 1024) } }));
+    expect(res.status).toBe(413);
+    expect((await json(res)).field).toBe("body");
+  });
+
+  it("a body nested deeper than the limit is a 400", async () => {
+    const deep = `{"object": ${"[".repeat(600)}${"]".repeat(600)}}`;
+    const res = await post("/v1/validate", deep);
+    expect(res.status).toBe(400);
+  });
+
+  it("a CRD whose CEL rule would run away: a clear finding, fast", async () => {
+    const crd = {
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: "lists.example.com" },
+      spec: {
+        group: "example.com",
+        scope: "Namespaced",
+        names: { kind: "List", plural: "lists" },
+        versions: [
+          {
+            name: "v1",
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: "object",
+                properties: {
+                  spec: {
+                    type: "object",
+                    properties: {
+                      items: {
+                        type: "array",
+                        items: { type: "string" },
+                        "x-kubernetes-validations": [{ rule: 'self.all(x, self.all(y, self.all(z, z != "")))' }],
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    };
+    const object = {
+      apiVersion: "example.com/v1",
+      kind: "List",
+      metadata: { name: "l" },
+      spec: { items: Array.from({ length: 5000 }, (_, i) => `item-${i}`) },
+    };
+    const start = performance.now();
+    const res = await post("/v1/validate", { crd, object });
+    expect(performance.now() - start).toBeLessThan(3000);
+    const answer = await json(res);
+    if (res.status === 422) {
+      expect(answer.field).toBe("crd");
+      expect(answer.error).toMatch(/cost/);
+    } else {
+      expect(res.status).toBe(200);
+      expect(answer.valid).toBe(false);
+      expect(answer.findings.map((f: { message: string }) => f.message).join("\n")).toMatch(/cost limit exceeded/);
+    }
+  });
+});
+
+describe("a real Node server on 127.0.0.1", () => {
+  it("answers 1,000 concurrent requests, all 200, and keeps serving", async () => {
+    const server = await startServer({ port: 0 });
+    try {
+      const body = JSON.stringify({ object: live });
+      const answers = await Promise.all(
+        Array.from({ length: 1000 }, (_, i) =>
+          i % 2 === 0
+            ? fetch(`${server.url}/healthz`).then(async (r) => [r.status, await r.text()] as const)
+            : fetch(`${server.url}/v1/validate`, {
+                method: "POST",
+                body,
+                headers: { "content-type": "application/json" },
+              }).then(async (r) => [r.status, await r.text()] as const),
+        ),
+      );
+      expect(answers.filter(([status]) => status !== 200)).toEqual([]);
+      expect(JSON.parse(answers[1]?.[1] ?? "")).toEqual({ valid: true, findings: [] });
+      const after = await fetch(`${server.url}/healthz`);
+      expect(after.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});

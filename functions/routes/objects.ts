@@ -1,0 +1,82 @@
+/** `POST /v1/validate` and `POST /v1/normalize`: objects against the deployed or an inline CRD. */
+import type { Hono } from "hono";
+import {
+  buildCatalog,
+  type Catalog,
+  documentOf,
+  type Finding,
+  findingToJson,
+  type JsonObject,
+  normalize,
+  validateNormalizeRequest,
+  validateObject,
+  validateValidateRequest,
+} from "../../src/index.js";
+import type { RouteContext } from "../app.js";
+import { Budget, checkShape, RequestError, readBody } from "../request.js";
+
+export function validateRoute(app: Hono, ctx: RouteContext): void {
+  app.post("/v1/validate", async (c) => {
+    const body = await readBody(c.req.raw);
+    checkShape(validateValidateRequest, body);
+    const catalog = catalogFor(body, ctx.catalog);
+    const many = Array.isArray(body.objects);
+    const objects = (many ? body.objects : [body.object]) as JsonObject[];
+    const oldObject = (body.oldObject ?? undefined) as JsonObject | undefined;
+    const options = (body.options ?? {}) as { ratcheting?: boolean; strict?: boolean };
+    const unknownFields = options.strict === false ? "warning" : "error";
+    const budget = new Budget(ctx.budgetMs);
+    const findings: Finding[] = [];
+    objects.forEach((object, i) => {
+      const field = many ? `objects[${i}]` : "object";
+      budget.check(field);
+      const { apiVersion, kind } = typeMeta(object, field);
+      const old = objects.length === 1 ? oldObject : undefined;
+      const found = validateObject(catalog, apiVersion, kind, object, {
+        oldObject: old,
+        ratcheting: options.ratcheting !== false,
+        unknownFields,
+      });
+      findings.push(...found.map((f) => (many ? { ...f, document: i } : f)));
+    });
+    return c.json({ valid: !findings.some((f) => f.severity === "error"), findings: findings.map(findingToJson) });
+  });
+}
+
+export function normalizeRoute(app: Hono, ctx: RouteContext): void {
+  app.post("/v1/normalize", async (c) => {
+    const body = await readBody(c.req.raw);
+    checkShape(validateNormalizeRequest, body);
+    const object = body.object as JsonObject;
+    const { apiVersion, kind } = typeMeta(object, "object");
+    const schema = catalogFor(body, ctx.catalog).schemaFor(apiVersion, kind);
+    const mode = (body.mode ?? "update") as "update" | "apply";
+    const policy = (body.policy ?? "kep") as "kep" | "smd";
+    const oldObject = (body.oldObject ?? undefined) as JsonObject | undefined;
+    const result = normalize({ object, oldObject, schema }, { mode, policy });
+    return c.json({
+      object: result.object,
+      changes: result.changes,
+      notes: result.notes,
+      findings: result.errors.map(findingToJson),
+    });
+  });
+}
+
+/** The deployed catalog, or one built from the request's `crd` and `schema` (422 naming the field when invalid). */
+export function catalogFor(body: JsonObject, deployed: Catalog): Catalog {
+  const inline = (["crd", "schema"] as const).filter((f) => body[f] !== undefined);
+  if (inline.length === 0) return deployed;
+  const { catalog, findings } = buildCatalog(inline.map((f) => documentOf(body[f] as JsonObject, f)));
+  const [bad] = findings.filter((f) => f.severity === "error");
+  if (bad) throw new RequestError(422, bad.file === "schema" ? "schema" : "crd", bad.message);
+  return catalog;
+}
+
+export function typeMeta(object: JsonObject, field: string): { apiVersion: string; kind: string } {
+  const { apiVersion, kind } = object;
+  if (typeof apiVersion !== "string" || apiVersion === "" || typeof kind !== "string" || kind === "") {
+    throw new RequestError(422, field, "the object needs a string apiVersion and kind");
+  }
+  return { apiVersion, kind };
+}
