@@ -1,61 +1,285 @@
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
-// Runs the committed bundle the way the runner does: INPUT_* variables, a
-// step summary file and an output file, in a workspace of its own.
+// Runs the committed bundle the way the runner does: INPUT_* variables, the
+// event payload, a step summary file and an output file, in a git workspace
+// with a base and a head commit.
 const root = join(import.meta.dirname, "..");
+const bundle = join(root, "action/dist/index.js");
+const example = (p: string) => readFileSync(join(root, "examples", p), "utf8");
+const corpusCrd =
+  "/work/shared/corpus/kubebuilder-book/crds/multiversion-tutorial/batch.tutorial.kubebuilder.io_cronjobs.yaml";
 
-function runAction(inputs: Record<string, string>) {
+type Files = Record<string, string | Buffer>;
+
+function write(dir: string, files: Files) {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+}
+
+/** A repository with a base commit and a head commit on top of it. */
+function repository(base: Files, head: Files) {
   const dir = mkdtempSync(join(tmpdir(), "kunion-action-"));
-  cpSync(join(root, "examples"), join(dir, "examples"), { recursive: true });
+  const ws = join(dir, "ws");
+  mkdirSync(ws);
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], {
+      cwd: ws,
+      encoding: "utf8",
+    }).trim();
+  git("init", "-q", "-b", "main");
+  write(ws, { "README.md": "# demo\n", ...base });
+  git("add", "-A");
+  git("commit", "-q", "-m", "base");
+  const baseSha = git("rev-parse", "HEAD");
+  write(ws, head);
+  git("add", "-A");
+  git("commit", "-q", "--allow-empty", "-m", "head");
+  return { dir, ws, baseSha, headSha: git("rev-parse", "HEAD") };
+}
+
+async function runAction(
+  repo: ReturnType<typeof repository>,
+  inputs: Record<string, string> = {},
+  baseSha = repo.baseSha,
+  apiUrl = "http://127.0.0.1:9",
+) {
+  const { dir, ws } = repo;
+  const event = {
+    action: "synchronize",
+    number: 7,
+    pull_request: {
+      number: 7,
+      base: { ref: "main", sha: baseSha },
+      head: { ref: "feature", sha: repo.headSha },
+    },
+    repository: { full_name: "acme/demo" },
+  };
+  writeFileSync(join(dir, "event.json"), JSON.stringify(event));
   writeFileSync(join(dir, "summary.md"), "");
   writeFileSync(join(dir, "output.txt"), "");
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
+    HOME: dir,
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_NAME: "pull_request",
+    GITHUB_EVENT_PATH: join(dir, "event.json"),
     GITHUB_STEP_SUMMARY: join(dir, "summary.md"),
     GITHUB_OUTPUT: join(dir, "output.txt"),
+    GITHUB_WORKSPACE: ws,
+    GITHUB_REPOSITORY: "acme/demo",
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_API_URL: apiUrl,
+    GITHUB_SHA: repo.headSha,
+    RUNNER_TEMP: dir,
   };
+  // The runner upper-cases input names and keeps dashes.
   for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
+  const started = Date.now();
   let stdout = "";
+  let stderr = "";
   let status = 0;
   try {
-    stdout = execFileSync(process.execPath, [join(root, "action/dist/index.js")], { cwd: dir, env, encoding: "utf8" });
+    ({ stdout, stderr } = await promisify(execFile)(process.execPath, [bundle], { cwd: ws, env, maxBuffer: 1 << 26 }));
   } catch (e) {
-    const err = e as { stdout: string; status: number };
-    stdout = err.stdout;
-    status = err.status;
+    const err = e as { stdout: string; stderr: string; code: number };
+    ({ stdout, stderr } = err);
+    status = err.code;
   }
   const read = (f: string) => readFileSync(join(dir, f), "utf8");
-  return { stdout, status, summary: read("summary.md"), output: read("output.txt") };
+  const output = read("output.txt");
+  const outputs: Record<string, string> = {};
+  for (const m of output.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) outputs[m[1] as string] = m[3] as string;
+  return { stdout, stderr, status, summary: read("summary.md"), outputs, ms: Date.now() - started };
 }
 
-describe("the bundled Action", () => {
-  it("annotates errors on their lines, writes the summary and outputs, and fails the step", () => {
-    const { stdout, status, summary, output } = runAction({
-      manifests: "examples/manifests/*.yaml\nexamples/deployment/recreate.yaml",
-      crds: "examples/crds/*.yaml",
-    });
+const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
+
+describe("the bundled Action on a pull request", () => {
+  it("validates a changed manifest with its base revision as the old object, and fails the step", async () => {
+    const repo = repository(
+      { "deploy/web.yaml": example("deployment/live.yaml") },
+      { "deploy/web.yaml": example("deployment/recreate.yaml") },
+    );
+    const { stdout, status, summary, outputs, dir } = { ...(await runAction(repo)), dir: repo.dir };
     expect(status).toBe(1);
     expect(stdout).toContain(
-      "::error title=kunion union,file=examples/deployment/recreate.yaml,line=15,col=5::spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'",
+      "::error title=kunion union,file=deploy/web.yaml,line=15,col=5::spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'",
     );
-    expect(stdout.match(/^::error title=/gm)).toHaveLength(5);
-    expect(summary).toContain("3 file(s), 5 object(s): 5 error(s), 0 warning(s)");
-    expect(summary).toContain("<td>examples/manifests/backups-invalid.yaml:12</td>");
-    expect(output).toMatch(/^errors<<(\S+)\n5\n\1$/m);
+    expect(stdout).toMatch(/^::error::kunion found 1 error\(s\)/m);
+    expect(summary).toContain("1 file(s) checked: 1 error(s)");
+    expect(summary).toContain(
+      `<a href="https://github.com/acme/demo/blob/${repo.headSha}/deploy/web.yaml#L15">deploy/web.yaml:15</a>`,
+    );
+    expect(summary).toContain(
+      "<td>union</td><td>spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'</td>",
+    );
+    expect(outputs).toMatchObject({ errors: "1", warnings: "0", "sarif-file": "kunion.sarif" });
+    const sarif = JSON.parse(readFileSync(join(repo.ws, "kunion.sarif"), "utf8"));
+    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe("deploy/web.yaml");
+    const json = JSON.parse(readFileSync(outputs["findings-file"] as string, "utf8"));
+    expect(outputs["findings-file"]).toBe(join(dir, "kunion-findings.json"));
+    expect(json.summary.errors).toBe(1);
+    expect(json.findings[0].rule).toBe("union");
   });
 
-  it("passes on valid manifests and respects fail-on: never", () => {
-    expect(runAction({ manifests: "examples/manifests/backups.yaml", crds: "examples/crds/*.yaml" }).status).toBe(0);
-    expect(runAction({ manifests: "examples/deployment/recreate.yaml", "fail-on": "never" }).status).toBe(0);
-  });
-
-  it("names a bad input instead of crashing", () => {
-    const { stdout, status } = runAction({ manifests: "examples/**/*.yaml", "fail-on": "sometimes" });
+  it("runs the evolution rules on a CRD whose new revision removes the stored version", async () => {
+    const crd = example("crds/backups.kunion.dev.yaml");
+    const repo = repository(
+      { "crds/backups.yaml": crd },
+      { "crds/backups.yaml": crd.replace("- name: v1", "- name: v2") },
+    );
+    const { stdout, status, outputs } = await runAction(repo);
     expect(status).toBe(1);
-    expect(stdout).toContain('::error::fail-on must be error, warning, notice or never, not "sometimes"');
+    expect(stdout).toMatch(/^::error title=kunion stored-version-removed,file=crds\/backups.yaml,line=\d+.*::/m);
+    expect(Number(outputs.errors)).toBeGreaterThanOrEqual(1);
+  });
+
+  it.skipIf(!existsSync(corpusCrd))(
+    "round-trips a changed conversion and reports one that does not compile",
+    async () => {
+      const conversion = example("conversions/cronjob.yaml");
+      const crd = readFileSync(corpusCrd, "utf8");
+      const good = repository({ "config/crd/cronjobs.yaml": crd }, { "conversions/cronjob.yaml": conversion });
+      const ok = await runAction(good);
+      expect(ok.stdout).not.toMatch(/^::error/m);
+      expect(ok.status).toBe(0);
+      const bad = repository(
+        { "config/crd/cronjobs.yaml": crd, "conversions/cronjob.yaml": conversion },
+        { "conversions/cronjob.yaml": conversion.replace(".join(' '))", ".join(' ')))") },
+      );
+      const run = await runAction(bad);
+      expect(run.status).toBe(1);
+      expect(run.stdout).toMatch(/^::error title=kunion conversion[^,]*,file=conversions\/cronjob.yaml,line=\d+/m);
+    },
+  );
+
+  it("reports a file with broken YAML on its line, and still checks the other files", async () => {
+    const repo = repository(
+      {},
+      {
+        "deploy/broken.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata: [a, b\n",
+        "deploy/web.yaml": example("deployment/recreate.yaml"),
+      },
+    );
+    const { stdout, status, outputs } = await runAction(repo);
+    expect(status).toBe(1);
+    expect(stdout).toMatch(/^::error title=kunion [\w-]+,file=deploy\/broken.yaml,line=\d+/m);
+    expect(stdout).toMatch(/^::error title=kunion union,file=deploy\/web.yaml,line=15/m);
+    expect(outputs.errors).toBe("2");
+  });
+
+  it("finishes fast and says so when no Kubernetes file changed", async () => {
+    const repo = repository(
+      { "deploy/web.yaml": example("deployment/live.yaml") },
+      { "README.md": "# demo\n\nMore.\n" },
+    );
+    const { stdout, status, summary, outputs, ms } = await runAction(repo);
+    expect(status).toBe(0);
+    expect(stdout).toContain("::notice::no Kubernetes files changed");
+    expect(summary).toContain("no Kubernetes files changed");
+    expect(outputs).toMatchObject({ errors: "0", warnings: "0" });
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it("keeps within GitHub's annotation limits: 10 errors, 10 warnings, then one notice for the rest", async () => {
+    const recreate = example("deployment/recreate.yaml").replace("replicas: 2", "replicas: 2\n  replicas: 3");
+    const docs = Array.from({ length: 20 }, (_, i) => recreate.replace("name: web", `name: web-${i}`)).join("---\n");
+    const repo = repository({}, { "deploy/many.yaml": docs });
+    const { stdout, status, summary, outputs } = await runAction(repo);
+    expect(status).toBe(1);
+    expect(outputs).toMatchObject({ errors: "20", warnings: "20" });
+    expect(count(stdout, /^::error title=/gm)).toBe(10);
+    expect(count(stdout, /^::warning title=/gm)).toBe(10);
+    expect(stdout).toContain("::notice::20 more finding(s) are listed in the job summary.");
+    expect(count(summary, /<tr><td>(error|warning)<\/td>/g)).toBe(40);
+  });
+
+  it("fails with a clear message when the base commit cannot be fetched", async () => {
+    const repo = repository({}, { "deploy/web.yaml": example("deployment/recreate.yaml") });
+    const missing = "0123456789abcdef0123456789abcdef01234567";
+    const { stdout, stderr, status, summary, outputs } = await runAction(repo, {}, missing);
+    expect(status).toBe(1);
+    expect(stdout).toMatch(
+      new RegExp(`^::error::kunion: the base commit ${missing} cannot be found or fetched \\(git fetch`, "m"),
+    );
+    expect(stdout).toContain("the pull-request files API failed");
+    expect(stdout).toContain("fetch-depth: 0");
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(summary).toContain("failed: the base commit");
+    expect(outputs).toMatchObject({ errors: "0" });
+  });
+
+  it("falls back on the pull-request files API (read only, paginated) when the base cannot be fetched", async () => {
+    const repo = repository({}, { "deploy/web.yaml": example("deployment/recreate.yaml") });
+    const asked: string[] = [];
+    const server = createServer((req, res) => {
+      asked.push(`${req.method} ${req.url} ${req.headers.authorization ?? ""}`);
+      const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page"));
+      const rows =
+        page === 1
+          ? [
+              { filename: "deploy/web.yaml", status: "modified" },
+              { filename: "gone.yaml", status: "removed" },
+            ]
+          : [];
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify(rows));
+    });
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    const { port } = server.address() as { port: number };
+    try {
+      const missing = "0123456789abcdef0123456789abcdef01234567";
+      const run = await runAction(repo, { token: "t0k" }, missing, `http://127.0.0.1:${port}`);
+      expect(asked).toEqual(["GET /repos/acme/demo/pulls/7/files?per_page=100&page=1 Bearer t0k"]);
+      expect(run.stdout).toContain("::notice::the base commit");
+      expect(run.stdout).toContain("the changed files come from the pull-request files API");
+      expect(run.stdout).toMatch(/^::error title=kunion union,file=deploy\/web.yaml,line=15/m);
+      expect(run.status).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("reports a binary .yaml, a 50 MB YAML file and an unreadable one, and checks the rest", async () => {
+    const repo = repository(
+      {},
+      {
+        "deploy/blob.yaml": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0x0a, 0x1a, 0x0a]),
+        "deploy/web.yaml": example("deployment/recreate.yaml"),
+      },
+    );
+    const binary = await runAction(repo);
+    expect(binary.status).toBe(1);
+    expect(binary.stdout).toMatch(/^::error title=kunion \w+,file=deploy\/blob.yaml,line=1,col=1::.*binary/m);
+    expect(binary.stdout).toMatch(/^::error title=kunion union,file=deploy\/web.yaml/m);
+
+    // Not committed: with changed-only false every file the globs match is checked.
+    writeFileSync(join(repo.ws, "deploy/huge.yaml"), Buffer.alloc(50 * 1024 * 1024, "a: 1\n"));
+    write(repo.ws, { "deploy/secret.yaml": "apiVersion: v1\n" });
+    execFileSync("chmod", ["000", join(repo.ws, "deploy/secret.yaml")]);
+    const all = await runAction(repo, { manifests: "deploy/*.yaml", "changed-only": "false", "fail-on": "never" });
+    expect(all.status).toBe(0);
+    expect(all.stdout).toMatch(
+      /^::error title=kunion input,file=deploy\/huge.yaml,line=1,col=1::.*50\.0 MiB, over the 10 MiB/m,
+    );
+    if (process.getuid?.() !== 0) {
+      expect(all.stdout).toMatch(/^::error title=kunion input,file=deploy\/secret.yaml.*cannot be read: EACCES/m);
+    }
+    expect(all.stdout).toMatch(/^::error title=kunion union,file=deploy\/web.yaml/m);
+  });
+
+  it("names a bad input instead of crashing", async () => {
+    const repo = repository({}, {});
+    const { stdout, status } = await runAction(repo, { "fail-on": "sometimes" });
+    expect(status).toBe(1);
+    expect(stdout).toContain('::error::kunion: fail-on must be error, warning, notice or never, not "sometimes"');
   });
 });

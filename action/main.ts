@@ -1,107 +1,112 @@
 /**
- * The GitHub Action: inputs → files → core → annotations, summary, outputs.
- * This first cut checks the union rules of every manifest the `manifests`
- * globs match; changed-file detection, evolution checks and SARIF come with
- * the Action's own issue.
+ * The GitHub Action: inputs → changed files → the core's checkChanges →
+ * annotations, job summary, SARIF and findings files, outputs. All I/O is
+ * here and in inputs.ts, git.ts, changes.ts and report.ts; the checks are
+ * the core's, the same as `kunion check`.
  */
-import { globSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, globSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import * as core from "@actions/core";
 import {
-  compareFindings,
+  applySeverities,
+  checkChanges,
   type Finding,
   failsAt,
-  loadWorkspace,
-  type Severity,
+  type KunionConfig,
+  readConfig,
   summarize,
   type TextFile,
-  validateObjects,
 } from "../src/index.js";
+import { collect, readFile } from "./changes.js";
+import { trackedFiles } from "./git.js";
+import { getInputs, type Inputs, readContext } from "./inputs.js";
+import { annotate, summaryText, writeReports } from "./report.js";
 
-interface Inputs {
-  manifests: string[];
-  crds: string[];
-  goTypes: string[];
-  failOn: Severity | "never";
-  annotations: boolean;
-  summary: boolean;
-}
-
-export function getInputs(): Inputs {
-  const failOn = core.getInput("fail-on") || "error";
-  if (!["error", "warning", "notice", "never"].includes(failOn)) {
-    throw new Error(`fail-on must be error, warning, notice or never, not "${failOn}"`);
+function loadConfig(inputs: Inputs): { config: KunionConfig; findings: Finding[] } {
+  const path = inputs.config || (existsSync(".kunion.yaml") ? ".kunion.yaml" : "");
+  if (path === "") return { config: {}, findings: [] };
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new Error(`config ${path} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  return {
-    manifests: core.getMultilineInput("manifests"),
-    crds: core.getMultilineInput("crds"),
-    goTypes: core.getMultilineInput("go-types"),
-    failOn: failOn as Inputs["failOn"],
-    annotations: core.getInput("annotations") !== "false",
-    summary: core.getInput("summary") !== "false",
-  };
+  return readConfig(text, path);
 }
 
-function read(patterns: readonly string[]): TextFile[] {
-  const paths = [...new Set(patterns.flatMap((p) => globSync(p)))].sort();
-  return paths.map((path) => ({ path, text: readFileSync(path, "utf8") }));
+/** CRDs for the manifests: the `crds` input, else the configuration's, else every tracked file declaring one. */
+function repositoryCrds(inputs: Inputs, config: KunionConfig, changed: ReadonlySet<string>): TextFile[] {
+  const globs = inputs.crds.length > 0 ? inputs.crds : (config.crds ?? []);
+  const paths =
+    globs.length > 0
+      ? [...new Set(globs.flatMap((g) => globSync(g)))].sort()
+      : trackedFiles().filter((p) => /\.(ya?ml|json)$/i.test(p));
+  return paths.flatMap((path) => {
+    if (changed.has(path)) return []; // already among the changed files
+    const read = readFile(path);
+    if (read === undefined || "problem" in read) return [];
+    return globs.length > 0 || read.text.includes("CustomResourceDefinition") ? [{ path, text: read.text }] : [];
+  });
 }
-
-// GitHub shows at most 10 error and 10 warning annotations per step.
-const annotationBudget: Record<Severity, number> = { error: 10, warning: 10, notice: 10 };
-
-export function annotate(findings: readonly Finding[]): number {
-  const used: Record<Severity, number> = { error: 0, warning: 0, notice: 0 };
-  let skipped = 0;
-  for (const f of [...findings].sort((a, b) => compareFindings(a, b))) {
-    if (used[f.severity] >= annotationBudget[f.severity]) {
-      skipped++;
-      continue;
-    }
-    used[f.severity]++;
-    const props = { title: `kunion ${f.rule}`, file: f.file, startLine: f.line, startColumn: f.column };
-    if (f.severity === "error") core.error(f.message, props);
-    else if (f.severity === "warning") core.warning(f.message, props);
-    else core.notice(f.message, props);
-  }
-  if (skipped > 0) core.notice(`${skipped} more finding(s) are listed in the job summary.`);
-  return skipped;
-}
-
-// The summary is HTML; findings quote values from the manifests.
-const escapeHtml = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
 export async function main(): Promise<void> {
   try {
     const inputs = getInputs();
-    const manifests = read(inputs.manifests);
-    const workspace = loadWorkspace({ inputs: manifests, crds: read(inputs.crds), goTypes: read(inputs.goTypes) });
-    const findings = [...workspace.findings, ...validateObjects(workspace.objects, workspace.catalog)];
-    const summary = summarize(findings, manifests.length, workspace.objects.length);
-    if (inputs.annotations) annotate(findings);
-    if (inputs.summary) {
-      await core.summary
-        .addHeading("kunion", 2)
-        .addRaw(
-          `${summary.files} file(s), ${summary.objects} object(s): ${summary.errors} error(s), ${summary.warnings} warning(s)`,
-          true,
-        )
-        .addTable([
-          [
-            { data: "where", header: true },
-            { data: "severity", header: true },
-            { data: "message", header: true },
-          ],
-          ...[...findings]
-            .sort(compareFindings)
-            .map((f) => [escapeHtml(`${f.file ?? ""}:${f.line ?? 1}`), f.severity, escapeHtml(f.message)]),
-        ])
-        .write();
+    const ctx = readContext();
+    process.chdir(ctx.workspace);
+    const { config, findings: configFindings } = loadConfig(inputs);
+    const configErrors = configFindings.filter((f) => f.severity === "error");
+    if (configErrors.length > 0) {
+      for (const f of configErrors) core.error(f.message, { title: "kunion config", file: f.file, startLine: f.line });
+      core.setFailed(`the configuration ${configErrors[0]?.file} is not valid: ${configErrors[0]?.message}`);
+      return;
+    }
+    const started = Date.now();
+    const collected = await collect(inputs, config, ctx);
+    const { changed, problems, notes } = collected;
+    let found: Finding[] = [];
+    if (changed.length > 0) {
+      const strict = inputs.strict ?? config.strict ?? true;
+      found = checkChanges(changed, {
+        severities: config.rules,
+        crds: repositoryCrds(inputs, config, new Set(changed.map((c) => c.path))),
+        goTypes: [...new Set((config.goTypes ?? []).flatMap((g) => globSync(g)))].flatMap((path) => {
+          const read = readFile(path);
+          return read && "text" in read ? [{ path, text: read.text }] : [];
+        }),
+        unknownFields: strict ? "error" : "warning",
+      });
+    }
+    const findings = applySeverities([...problems, ...found], config.rules);
+    const files = changed.length + new Set(problems.map((p) => p.file)).size;
+    if (collected.failure === undefined && files === 0) notes.push("no Kubernetes files changed");
+    const summary = summarize(findings, files, 0);
+    core.info(
+      `kunion: ${files} file(s) checked${collected.base ? ` against ${collected.base.slice(0, 12)}` : ""} in ${Date.now() - started} ms: ${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.notices} notice(s)`,
+    );
+    for (const n of notes) core.notice(n);
+    if (inputs.annotations) annotate(findings, notes.length);
+
+    const sarifFile = resolve(inputs.sarifFile);
+    const findingsFile = join(process.env.RUNNER_TEMP || ctx.workspace, "kunion-findings.json");
+    writeReports(findings, summary, sarifFile, findingsFile);
+    if (inputs.summary && process.env.GITHUB_STEP_SUMMARY) {
+      const all = collected.failure ? [`failed: ${collected.failure}`, ...notes] : notes;
+      appendFileSync(process.env.GITHUB_STEP_SUMMARY, summaryText(findings, summary, all, ctx));
     }
     core.setOutput("errors", summary.errors);
     core.setOutput("warnings", summary.warnings);
-    if (failsAt(findings, inputs.failOn)) core.setFailed(`kunion found ${summary.errors} error(s)`);
+    core.setOutput("findings-file", findingsFile);
+    core.setOutput("sarif-file", inputs.sarifFile);
+    const failOn = inputs.failOn ?? config.failOn ?? "error";
+    if (collected.failure) core.setFailed(`kunion: ${collected.failure}`);
+    else if (failsAt(findings, failOn)) {
+      core.setFailed(
+        `kunion found ${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.notices} notice(s) (fail-on: ${failOn})`,
+      );
+    }
   } catch (e) {
-    core.setFailed((e as Error).message);
+    core.setFailed(`kunion: ${(e as Error).message}`);
   }
 }
 
