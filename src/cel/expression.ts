@@ -7,11 +7,12 @@
  */
 import { isCelError, isCelList, isCelMap, isCelUint, plan } from "@bufbuild/cel";
 import { isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
-import { Checker, formatIssue, formatIssues } from "./checker.js";
+import { Checker, formatIssues } from "./checker.js";
 import { CostExceeded, Meter, PER_CALL_LIMIT, withMeter } from "./cost.js";
 import { ENV, FUNCTIONS } from "./env.js";
 import type { CelBudget } from "./index.js";
-import { instrument, parseRule, SyntaxErrorAt } from "./syntax.js";
+import { parseOrExplain } from "./rules.js";
+import { instrument } from "./syntax.js";
 import { type CelT, DYN } from "./types.js";
 import { dynValue } from "./values.js";
 
@@ -28,7 +29,6 @@ interface Compiled extends CelExpression {
 
 const cache = new Map<string, { program?: CelExpression; error?: string }>();
 const CACHE_LIMIT = 10_000;
-const syntaxPos = /^<input>:(\d+):(\d+): ([\s\S]*)$/;
 
 /** Compiles `text` with `self` of type dyn; cached by text. Never throws. */
 export function compileExpression(text: string): { program?: CelExpression; error?: string } {
@@ -47,23 +47,9 @@ export function compileExpression(text: string): { program?: CelExpression; erro
 
 function compileUncached(text: string): { program?: CelExpression; error?: string } {
   if (text.trim() === "") return { error: "expression is empty" };
-  let parsed: ReturnType<typeof parseRule>;
-  try {
-    parsed = parseRule(text);
-  } catch (e) {
-    if (e instanceof SyntaxErrorAt) {
-      const m = syntaxPos.exec(e.message);
-      if (m !== null) {
-        const lines = e.text.split("\n");
-        let offset = 0;
-        for (let i = 0; i < Number(m[1]) - 1 && i < lines.length; i++) offset += (lines[i] as string).length + 1;
-        offset = e.toOriginal(offset + Number(m[2]) - 1);
-        return { error: `compilation failed: ${formatIssue(text, offset, `Syntax error: ${m[3]}`)}` };
-      }
-      return { error: `compilation failed: Syntax error: ${e.message}` };
-    }
-    throw e;
-  }
+  const read = parseOrExplain(text);
+  if ("error" in read) return { error: read.error };
+  const { parsed } = read;
   const checker = new Checker(FUNCTIONS, parsed.positions);
   checker.check(parsed.expr, new Map<string, CelT>([["self", DYN]]));
   if (checker.issues.length > 0) return { error: `compilation failed: ${formatIssues(text, checker.issues)}` };

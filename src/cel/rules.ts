@@ -74,27 +74,31 @@ function compileProgram(text: string, vars: ReadonlyMap<string, CelT>, want: Cel
   return out;
 }
 
-function compileUncached(text: string, vars: ReadonlyMap<string, CelT>, want: CelT): Program | string {
-  let parsed: ReturnType<typeof parseRule>;
+/**
+ * Parses `text`, or says why not as cel-go does (`compilation failed: ERROR:
+ * <input>:l:c: Syntax error: …`), with positions in the text as written: the
+ * parser sees preprocessed text, so its positions go back through an offset table.
+ */
+export function parseOrExplain(text: string): { parsed: ReturnType<typeof parseRule> } | { error: string } {
   try {
-    parsed = parseRule(text);
+    return { parsed: parseRule(text) };
   } catch (e) {
-    if (e instanceof SyntaxErrorAt) {
-      const m = syntaxPos.exec(e.message);
-      if (m !== null) {
-        // bufbuild positions are in the preprocessed text: map line/column back through the offset table
-        const line = Number(m[1]);
-        const col = Number(m[2]);
-        const lines = e.text.split("\n");
-        let offset = 0;
-        for (let i = 0; i < line - 1 && i < lines.length; i++) offset += (lines[i] as string).length + 1;
-        offset = e.toOriginal(offset + col - 1);
-        return `compilation failed: ${formatIssue(text, offset, `Syntax error: ${m[3]}`)}`;
-      }
-      return `compilation failed: ERROR: <input>:1:1: Syntax error: ${e.message}`;
-    }
-    return `compilation failed: ${e instanceof Error ? e.message : String(e)}`;
+    if (!(e instanceof SyntaxErrorAt))
+      return { error: `compilation failed: ${e instanceof Error ? e.message : String(e)}` };
+    const m = syntaxPos.exec(e.message);
+    if (m === null) return { error: `compilation failed: ERROR: <input>:1:1: Syntax error: ${e.message}` };
+    const lines = e.text.split("\n");
+    let offset = 0;
+    for (let i = 0; i < Number(m[1]) - 1 && i < lines.length; i++) offset += (lines[i] as string).length + 1;
+    offset = e.toOriginal(offset + Number(m[2]) - 1);
+    return { error: `compilation failed: ${formatIssue(text, offset, `Syntax error: ${m[3]}`)}` };
   }
+}
+
+function compileUncached(text: string, vars: ReadonlyMap<string, CelT>, want: CelT): Program | string {
+  const read = parseOrExplain(text);
+  if ("error" in read) return read.error;
+  const { parsed } = read;
   const checker = new Checker(FUNCTIONS, parsed.positions);
   let t: CelT;
   try {
