@@ -12,8 +12,11 @@ import { describe, expect, it } from "vitest";
 const root = join(import.meta.dirname, "..");
 const bundle = join(root, "action/dist/index.js");
 const example = (p: string) => readFileSync(join(root, "examples", p), "utf8");
-const corpusCrd =
-  "/work/shared/corpus/kubebuilder-book/crds/multiversion-tutorial/batch.tutorial.kubebuilder.io_cronjobs.yaml";
+// The corpus sits beside the checkout (shared/), in CI as here.
+const corpusCrd = join(
+  root,
+  "../shared/corpus/kubebuilder-book/crds/multiversion-tutorial/batch.tutorial.kubebuilder.io_cronjobs.yaml",
+);
 
 type Files = Record<string, string | Buffer>;
 
@@ -187,6 +190,21 @@ describe("the bundled Action on a pull request", () => {
     expect(summary).toContain("no Kubernetes files changed");
     expect(outputs).toMatchObject({ errors: "0", warnings: "0" });
     expect(ms).toBeLessThan(3000);
+  });
+
+  it("checks 5,000 changed files, fast", async () => {
+    const head: Files = {};
+    for (let i = 0; i < 5000; i++) {
+      head[`cm/cm-${i}.yaml`] = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm-${i}}\ndata: {k: v}\n`;
+    }
+    head["cm/cm-4999.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: Bad_Name}\n";
+    const repo = repository({}, head);
+    const { stdout, status, outputs, ms } = await runAction(repo);
+    expect(status).toBe(1);
+    expect(stdout).toMatch(/5000 file\(s\) checked/);
+    expect(outputs).toMatchObject({ errors: "1" });
+    expect(stdout).toContain("file=cm/cm-4999.yaml,line=3");
+    expect(ms).toBeLessThan(15_000);
   });
 
   it("keeps within GitHub's annotation limits: 10 errors, 10 warnings, then one notice for the rest", async () => {

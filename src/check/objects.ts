@@ -4,7 +4,7 @@ import type { FieldPath } from "../path/index.js";
 import { propertyOf, type SchemaNode } from "../schema/index.js";
 import type { SourceDocument } from "../source/index.js";
 import { type NormalizeOptions, type NormalizeResult, normalize, validateUnions } from "../unions/index.js";
-import { validateWithSchema } from "../validate/index.js";
+import { validateObjectMetadata, validateWithSchema } from "../validate/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { type Catalog, isSchemaDocument } from "./catalog.js";
 
@@ -123,7 +123,7 @@ export function validateObject(
       const own = (validateBuiltin(apiVersion, kind, object) ?? []).filter(
         (f) => !(f.type === "FieldValueNotSupported" && isWordedDiscriminator(target.unions, f.path)),
       );
-      return [...own, ...unions];
+      return [...validateObjectMetadata(object), ...own, ...unions];
     }
     case "smd":
       return validateUnions({ object, oldObject, schema: target.unions }, { ratcheting });

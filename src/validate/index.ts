@@ -12,3 +12,18 @@
  */
 export { type CompiledSchema, compileSchema } from "./compile.js";
 export { type ValidateOptions, validateWithSchema } from "./validate.js";
+
+import type { Finding } from "../findings/index.js";
+import { getKey, isObject, type JsonValue } from "../value/index.js";
+import { validateObjectMeta } from "./metadata.js";
+import { at } from "./types.js";
+
+/**
+ * `metadata` of an object whose schema is not a CRD's (Kubernetes' own kinds):
+ * name or generateName, namespace, labels and annotations in apimachinery's
+ * words. Unknown ObjectMeta fields are left to the kind's own schema.
+ */
+export function validateObjectMetadata(object: JsonValue): Finding[] {
+  const meta = isObject(object) ? getKey(object, "metadata") : undefined;
+  return validateObjectMeta(meta, at(undefined, "metadata"), { root: true, unknown: undefined });
+}

@@ -75,6 +75,18 @@ describe("kunion validate", () => {
     expect(kunion("validate", "--no-ratcheting", "--old", old, now).code).toBe(1);
   });
 
+  it("checks metadata of Kubernetes' own kinds as the API server does", () => {
+    const file = tempFile(
+      "cm.yaml",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Bad_Name\n  labels: {app: ok}\n",
+    );
+    const { code, stdout } = kunion("validate", file);
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      'cm.yaml:4:3: error schema: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain',
+    );
+  });
+
   it("notes objects whose kind it has no schema for", () => {
     const file = tempFile("x.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n");
     const { code, stdout } = kunion("validate", file);
