@@ -430,4 +430,31 @@ describe("a real Node server on 127.0.0.1", () => {
       await server.close();
     }
   }, 60_000);
+
+  it("an anchor that refers to itself, posted to every route, is refused and the server keeps serving", async () => {
+    const server = await startServer({ port: 0 });
+    const loop = "a: &a [*a]\n";
+    try {
+      const yamlBodies = ["/v1/validate", "/v1/normalize", "/v1/convert", "/v1/admit", "/v1/crd-diff"];
+      for (const route of yamlBodies) {
+        const res = await fetch(`${server.url}${route}`, {
+          method: "POST",
+          body: loop,
+          headers: { "content-type": "application/yaml" },
+        });
+        expect(res.status, route).toBe(400);
+        expect(((await res.json()) as { error: string }).error, route).toContain("anchor 'a' value contains itself");
+      }
+      const inside = await fetch(`${server.url}/v1/crd-diff`, {
+        method: "POST",
+        body: JSON.stringify({ old: loop, new: loop }),
+        headers: { "content-type": "application/json" },
+      });
+      expect(inside.status).toBe(422);
+      expect(((await inside.json()) as { error: string }).error).toContain("anchor 'a' value contains itself");
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });

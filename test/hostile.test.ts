@@ -51,7 +51,28 @@ describe("hostile input never crashes and is named by file and line", () => {
     ].join("\n");
     const { code, stdout } = kunion({ "bomb.yaml": bomb }, "validate");
     expect(code).toBe(1);
-    expect(stdout).toContain("bomb.yaml:1:1: error parse: Invalid document: too many YAML aliases");
+    expect(stdout).toContain("bomb.yaml:7:16: error parse: Invalid document: document contains excessive aliasing");
+  });
+
+  it("an 11-byte anchor that refers to itself, through validate, normalize and crd-diff", () => {
+    const loop = "a: &a [*a]\n";
+    for (const argv of [["validate"], ["normalize"]]) {
+      const { code, stdout, stderr } = kunion({ "loop.yaml": loop }, ...argv);
+      expect(code).toBe(1);
+      expect(stdout + stderr).toContain(
+        "loop.yaml:1:8: error parse: Invalid document: anchor 'a' value contains itself",
+      );
+    }
+    const dir = mkdtempSync(join(tmpdir(), "kunion-hostile-"));
+    writeFileSync(join(dir, "loop.yaml"), loop);
+    let stdout = "";
+    const code = run(["crd-diff", join(dir, "loop.yaml"), join(dir, "loop.yaml")], {
+      stdout: (t) => (stdout += t),
+      stderr: () => {},
+      color: false,
+    });
+    expect(code).toBe(1);
+    expect(stdout).toContain("anchor 'a' value contains itself");
   });
 
   it("a 3 MiB document is read; a larger one is refused as the API server would", () => {

@@ -1,0 +1,172 @@
+/**
+ * A YAML syntax tree → a JSON value, in one pass that bounds its own work, so
+ * that no input can make this or any later walk loop or explode. It reads as
+ * go-yaml v2 (sigs.k8s.io/yaml) decodes, and refuses in its words:
+ * - an alias inside its own anchor ("anchor 'a' value contains itself"): the
+ *   value would be cyclic;
+ * - alias expansion past go-yaml v2's bound (decode.go, allowedAliasRatio):
+ *   once over 100 nodes come from aliases in a document of over 1,000, their
+ *   share may be 99% up to 400,000 nodes, falling to 10% at 4,000,000;
+ * - nesting deeper than the limit, aliases included;
+ * - duplicate keys, found with one map per mapping, are reported as kubectl
+ *   (goyaml.v3) reports them: "mapping key "a" already defined at line 1".
+ * Merge keys (`<<`) apply in order, as go-yaml v2 applies them: a key after
+ * the merge overrides it, a key before it is overridden.
+ * An aliased value is shared, not copied, as the `yaml` package shares it.
+ */
+import { type Document, isAlias, isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
+import type { JsonObject, JsonValue } from "../value/index.js";
+
+export interface TreeValue {
+  value?: JsonValue;
+  duplicates: { key: string; offset: number; first: number }[];
+  /** Why the document has no value. */
+  refusal?: { message: string; offset: number };
+}
+
+class Refusal extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+interface Built {
+  value: JsonValue;
+  /** Nodes go-yaml decodes for it, aliases expanded. */
+  size: number;
+  /** Object and list levels, aliases expanded. */
+  height: number;
+}
+
+export function readTree(doc: Document, maxDepth: number): TreeValue {
+  const duplicates: TreeValue["duplicates"] = [];
+  const anchors = new Map<string, Node>();
+  const built = new Map<Node, Built>(); // anchored nodes, once finished
+  let decoded = 1; // the document node
+  let aliased = 0;
+
+  const count = (nodes: number, fromAlias: boolean, offset: number) => {
+    decoded += nodes;
+    if (fromAlias) aliased += nodes;
+    if (aliased > 100 && decoded > 1000 && aliased / decoded > allowedAliasRatio(decoded)) {
+      throw new Refusal("document contains excessive aliasing", offset);
+    }
+  };
+
+  const build = (node: unknown, depth: number): Built => {
+    if (node === null || node === undefined) return { value: null, size: 0, height: 0 };
+    const offset = (node as Node).range?.[0] ?? 0;
+    if (isAlias(node)) {
+      count(1, false, offset);
+      const target = anchors.get(node.source);
+      if (target === undefined) throw new Refusal(`unknown anchor '${node.source}' referenced`, offset);
+      const done = built.get(target);
+      if (done === undefined) throw new Refusal(`anchor '${node.source}' value contains itself`, offset);
+      // Every node of the expansion adds to both counts, so checking once at its end is exact.
+      count(done.size, true, offset);
+      if (depth + done.height > maxDepth) throw new Refusal(`document nests deeper than ${maxDepth} levels`, offset);
+      return { value: done.value, size: 1 + done.size, height: done.height };
+    }
+    count(1, false, offset);
+    const anchor = (node as Node & { anchor?: string }).anchor;
+    if (anchor) anchors.set(anchor, node as Node);
+    let result: Built;
+    if (isScalar(node)) result = { value: scalarValue(node.value, node.source), size: 1, height: 0 };
+    else {
+      if (depth + 1 > maxDepth) throw new Refusal(`document nests deeper than ${maxDepth} levels`, offset);
+      if (isMap(node)) result = buildMap(node.items as Pair[], depth + 1);
+      else if (isSeq(node)) {
+        const items: JsonValue[] = [];
+        let size = 1;
+        let height = 0;
+        for (const item of node.items) {
+          const b = build(item, depth + 1);
+          items.push(b.value);
+          size += b.size;
+          height = Math.max(height, b.height);
+        }
+        result = { value: items, size, height: height + 1 };
+      } else throw new Refusal("unsupported YAML node", offset);
+    }
+    if (anchor) built.set(node as Node, result);
+    return result;
+  };
+
+  const buildMap = (pairs: readonly Pair[], depth: number): Built => {
+    const out: JsonObject = {};
+    const seen = new Map<string, number>();
+    let size = 1;
+    let height = 0;
+    for (const pair of pairs) {
+      const keyOffset = (pair.key as Node | null)?.range?.[0] ?? 0;
+      if (isMergeKey(pair.key)) {
+        const merged = build(pair.value, depth);
+        size += merged.size;
+        height = Math.max(height, merged.height - 1);
+        for (const source of mergeSources(merged.value, keyOffset)) {
+          for (const [k, v] of Object.entries(source)) setKey(out, k, v);
+        }
+        continue;
+      }
+      const key = build(pair.key, depth);
+      if (typeof key.value === "object" && key.value !== null)
+        throw new Refusal("a mapping key must be a scalar", keyOffset);
+      const name = key.value === null ? "" : String(key.value);
+      const first = seen.get(name);
+      if (first === undefined) seen.set(name, keyOffset);
+      else duplicates.push({ key: name, offset: keyOffset, first });
+      const value = build(pair.value, depth);
+      size += key.size + value.size;
+      height = Math.max(height, value.height);
+      setKey(out, name, value.value);
+    }
+    return { value: out, size, height: height + 1 };
+  };
+
+  try {
+    const { value } = build(doc.contents, 0);
+    return { value, duplicates };
+  } catch (e) {
+    if (e instanceof Refusal) return { duplicates, refusal: { message: e.message, offset: e.offset } };
+    throw e;
+  }
+}
+
+function allowedAliasRatio(decoded: number): number {
+  if (decoded <= 400_000) return 0.99;
+  if (decoded >= 4_000_000) return 0.1;
+  return 0.99 - (0.89 * (decoded - 400_000)) / 3_600_000;
+}
+
+/** `<<` as a plain key: the `yaml` package reads it as a symbol when merge keys are on. */
+function isMergeKey(key: unknown): boolean {
+  if (!isScalar(key)) return false;
+  const v = key.value;
+  return typeof v === "symbol" ? v.description === "<<" : v === "<<" && key.type === "PLAIN";
+}
+
+/** go-yaml v2: a map, or a list of maps where earlier maps win (applied last). */
+function mergeSources(value: JsonValue, offset: number): JsonObject[] {
+  const isMapValue = (v: JsonValue): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (isMapValue(value)) return [value];
+  if (Array.isArray(value) && value.every(isMapValue)) return [...value].reverse();
+  throw new Refusal("map merge requires map or sequence of maps as the value", offset);
+}
+
+function setKey(out: JsonObject, key: string, value: JsonValue): void {
+  // A `__proto__` key is data: assigning it would replace the object's prototype.
+  if (key === "__proto__")
+    Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+  else out[key] = value;
+}
+
+/** JSON scalars as they are; anything else the schema made (binary data) as its text. */
+function scalarValue(value: unknown, source: string | undefined): JsonValue {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") return value;
+  if (typeof value === "bigint") return Number(value);
+  return source ?? String(value);
+}
