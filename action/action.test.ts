@@ -1,107 +1,18 @@
-import { execFile, execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { type Files, repository, runAction, write } from "./testing.js";
 
-// Runs the committed bundle the way the runner does: INPUT_* variables, the
-// event payload, a step summary file and an output file, in a git workspace
-// with a base and a head commit.
+// The committed bundle run the way the runner runs it (testing.ts).
 const root = join(import.meta.dirname, "..");
-const bundle = join(root, "action/dist/index.js");
 const example = (p: string) => readFileSync(join(root, "examples", p), "utf8");
 // The corpus sits beside the checkout (shared/), in CI as here.
 const corpusCrd = join(
   root,
   "../shared/corpus/kubebuilder-book/crds/multiversion-tutorial/batch.tutorial.kubebuilder.io_cronjobs.yaml",
 );
-
-type Files = Record<string, string | Buffer>;
-
-function write(dir: string, files: Files) {
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), content);
-  }
-}
-
-/** A repository with a base commit and a head commit on top of it. */
-function repository(base: Files, head: Files) {
-  const dir = mkdtempSync(join(tmpdir(), "kunion-action-"));
-  const ws = join(dir, "ws");
-  mkdirSync(ws);
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], {
-      cwd: ws,
-      encoding: "utf8",
-    }).trim();
-  git("init", "-q", "-b", "main");
-  write(ws, { "README.md": "# demo\n", ...base });
-  git("add", "-A");
-  git("commit", "-q", "-m", "base");
-  const baseSha = git("rev-parse", "HEAD");
-  write(ws, head);
-  git("add", "-A");
-  git("commit", "-q", "--allow-empty", "-m", "head");
-  return { dir, ws, baseSha, headSha: git("rev-parse", "HEAD") };
-}
-
-async function runAction(
-  repo: ReturnType<typeof repository>,
-  inputs: Record<string, string> = {},
-  baseSha = repo.baseSha,
-  apiUrl = "http://127.0.0.1:9",
-) {
-  const { dir, ws } = repo;
-  const event = {
-    action: "synchronize",
-    number: 7,
-    pull_request: {
-      number: 7,
-      base: { ref: "main", sha: baseSha },
-      head: { ref: "feature", sha: repo.headSha },
-    },
-    repository: { full_name: "acme/demo" },
-  };
-  writeFileSync(join(dir, "event.json"), JSON.stringify(event));
-  writeFileSync(join(dir, "summary.md"), "");
-  writeFileSync(join(dir, "output.txt"), "");
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "",
-    HOME: dir,
-    GITHUB_ACTIONS: "true",
-    GITHUB_EVENT_NAME: "pull_request",
-    GITHUB_EVENT_PATH: join(dir, "event.json"),
-    GITHUB_STEP_SUMMARY: join(dir, "summary.md"),
-    GITHUB_OUTPUT: join(dir, "output.txt"),
-    GITHUB_WORKSPACE: ws,
-    GITHUB_REPOSITORY: "acme/demo",
-    GITHUB_SERVER_URL: "https://github.com",
-    GITHUB_API_URL: apiUrl,
-    GITHUB_SHA: repo.headSha,
-    RUNNER_TEMP: dir,
-  };
-  // The runner upper-cases input names and keeps dashes.
-  for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
-  const started = Date.now();
-  let stdout = "";
-  let stderr = "";
-  let status = 0;
-  try {
-    ({ stdout, stderr } = await promisify(execFile)(process.execPath, [bundle], { cwd: ws, env, maxBuffer: 1 << 26 }));
-  } catch (e) {
-    const err = e as { stdout: string; stderr: string; code: number };
-    ({ stdout, stderr } = err);
-    status = err.code;
-  }
-  const read = (f: string) => readFileSync(join(dir, f), "utf8");
-  const output = read("output.txt");
-  const outputs: Record<string, string> = {};
-  for (const m of output.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) outputs[m[1] as string] = m[3] as string;
-  return { stdout, stderr, status, summary: read("summary.md"), outputs, ms: Date.now() - started };
-}
 
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
 
@@ -208,9 +119,13 @@ describe("the bundled Action on a pull request", () => {
   });
 
   it("keeps within GitHub's annotation limits: 10 errors, 10 warnings, then one notice for the rest", async () => {
-    const recreate = example("deployment/recreate.yaml").replace("replicas: 2", "replicas: 2\n  replicas: 3");
+    // Each document: the Recreate error, and a bad label value that the configuration makes a warning.
+    const recreate = example("deployment/recreate.yaml").replace(
+      "namespace: default",
+      "namespace: default\n  labels: {tier: -x-}",
+    );
     const docs = Array.from({ length: 20 }, (_, i) => recreate.replace("name: web", `name: web-${i}`)).join("---\n");
-    const repo = repository({}, { "deploy/many.yaml": docs });
+    const repo = repository({ ".kunion.yaml": "rules: {schema: warning}\n" }, { "deploy/many.yaml": docs });
     const { stdout, status, summary, outputs } = await runAction(repo);
     expect(status).toBe(1);
     expect(outputs).toMatchObject({ errors: "20", warnings: "20" });

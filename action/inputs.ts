@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import * as core from "@actions/core";
+import { checkRef } from "../src/checkout/index.js";
 import type { Severity } from "../src/index.js";
 
 export interface Inputs {
@@ -33,6 +34,16 @@ function flag(name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, not "${v}"`);
 }
 
+/** A ref git could read as an option (`--upload-pack=…`) is refused before git sees it. */
+function baseRef(ref: string): string {
+  if (ref === "") return ref;
+  try {
+    return checkRef(ref);
+  } catch {
+    throw new Error("base-ref must be a ref or sha, not an option or control characters");
+  }
+}
+
 /** Every input, checked; a bad value is an error naming the input. */
 export function getInputs(): Inputs {
   const failOn = core.getInput("fail-on").trim();
@@ -48,7 +59,7 @@ export function getInputs(): Inputs {
     crds: core.getMultilineInput("crds"),
     manifests: core.getMultilineInput("manifests"),
     conversions: core.getMultilineInput("conversions"),
-    baseRef: core.getInput("base-ref").trim(),
+    baseRef: baseRef(core.getInput("base-ref").trim()),
     changedOnly: flag("changed-only", true),
     config: core.getInput("config").trim(),
     failOn: failOn === "" ? undefined : (failOn as Inputs["failOn"]),

@@ -4,57 +4,22 @@
  * here and in inputs.ts, git.ts, changes.ts and report.ts; the checks are
  * the core's, the same as `kunion check`.
  */
-import { appendFileSync, existsSync, globSync, readFileSync } from "node:fs";
+import { appendFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
-import {
-  applySeverities,
-  checkChanges,
-  type Finding,
-  failsAt,
-  type KunionConfig,
-  readConfig,
-  summarize,
-  type TextFile,
-} from "../src/index.js";
-import { collect, readFile } from "./changes.js";
-import { trackedFiles } from "./git.js";
-import { getInputs, type Inputs, readContext } from "./inputs.js";
+import { loadConfig, readGlobbed, repositoryCrds } from "../src/checkout/index.js";
+import { applySeverities, checkChanges, type Finding, failsAt, summarize } from "../src/index.js";
+import { collect } from "./changes.js";
+import { getInputs, readContext } from "./inputs.js";
 import { annotate, summaryText, writeReports } from "./report.js";
-
-function loadConfig(inputs: Inputs): { config: KunionConfig; findings: Finding[] } {
-  const path = inputs.config || (existsSync(".kunion.yaml") ? ".kunion.yaml" : "");
-  if (path === "") return { config: {}, findings: [] };
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    throw new Error(`config ${path} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  return readConfig(text, path);
-}
-
-/** CRDs for the manifests: the `crds` input, else the configuration's, else every tracked file declaring one. */
-function repositoryCrds(inputs: Inputs, config: KunionConfig, changed: ReadonlySet<string>): TextFile[] {
-  const globs = inputs.crds.length > 0 ? inputs.crds : (config.crds ?? []);
-  const paths =
-    globs.length > 0
-      ? [...new Set(globs.flatMap((g) => globSync(g)))].sort()
-      : trackedFiles().filter((p) => /\.(ya?ml|json)$/i.test(p));
-  return paths.flatMap((path) => {
-    if (changed.has(path)) return []; // already among the changed files
-    const read = readFile(path);
-    if (read === undefined || "problem" in read) return [];
-    return globs.length > 0 || read.text.includes("CustomResourceDefinition") ? [{ path, text: read.text }] : [];
-  });
-}
 
 export async function main(): Promise<void> {
   try {
     const inputs = getInputs();
     const ctx = readContext();
+    ctx.workspace = realpathSync(ctx.workspace);
     process.chdir(ctx.workspace);
-    const { config, findings: configFindings } = loadConfig(inputs);
+    const { config, findings: configFindings } = loadConfig(ctx.workspace, inputs.config || undefined);
     const configErrors = configFindings.filter((f) => f.severity === "error");
     if (configErrors.length > 0) {
       for (const f of configErrors) core.error(f.message, { title: "kunion config", file: f.file, startLine: f.line });
@@ -67,15 +32,19 @@ export async function main(): Promise<void> {
     let found: Finding[] = [];
     if (changed.length > 0) {
       const strict = inputs.strict ?? config.strict ?? true;
-      found = checkChanges(changed, {
-        severities: config.rules,
-        crds: repositoryCrds(inputs, config, new Set(changed.map((c) => c.path))),
-        goTypes: [...new Set((config.goTypes ?? []).flatMap((g) => globSync(g)))].flatMap((path) => {
-          const read = readFile(path);
-          return read && "text" in read ? [{ path, text: read.text }] : [];
+      const crdGlobs = inputs.crds.length > 0 ? inputs.crds : (config.crds ?? []);
+      const crds = repositoryCrds(ctx.workspace, crdGlobs, new Set(changed.map((c) => c.path)));
+      const goTypes = readGlobbed(ctx.workspace, config.goTypes ?? []);
+      found = [
+        ...crds.problems,
+        ...goTypes.problems,
+        ...checkChanges(changed, {
+          severities: config.rules,
+          crds: crds.files,
+          goTypes: goTypes.files,
+          unknownFields: strict ? "error" : "warning",
         }),
-        unknownFields: strict ? "error" : "warning",
-      });
+      ];
     }
     const findings = applySeverities([...problems, ...found], config.rules);
     const files = changed.length + new Set(problems.map((p) => p.file)).size;

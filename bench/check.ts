@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readAt } from "../action/git.js";
+import { readAt } from "../src/checkout/index.js";
 import { type ChangedFile, checkChanges, parseSource } from "../src/index.js";
 import { median } from "./measure.js";
 
@@ -103,7 +103,7 @@ try {
 
   const paths = git("diff", "--name-only", `${base}...HEAD`).split("\n").filter(Boolean);
   process.chdir(dir);
-  const before = readAt(base, paths, 1 << 24);
+  const before = readAt(dir, base, paths, 1 << 24);
   const crds = Array.from({ length: crdCount }, (_, i) => `crds/widget${i}.yaml`)
     .filter((p) => !paths.includes(p))
     .map((path) => ({ path, text: readFileSync(path, "utf8") }));

@@ -3,13 +3,22 @@
  * code. The only part of src/ that touches Node (files, streams, process).
  */
 
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { matchesGlob } from "node:path";
+import { realpathSync } from "node:fs";
 import { stringify } from "yaml";
 import {
+  checkRef,
+  configuredGlobs,
+  loadConfig as loadCheckoutConfig,
+  readAt,
+  readGlobbed,
+  repositoryCrds,
+  resolveCommit,
+  selectFiles,
+  topLevel,
+  workTreeChanges,
+} from "../checkout/index.js";
+import {
   applySeverities,
-  type ChangedFile,
   checkChanges,
   convert,
   diffCrdFiles,
@@ -43,7 +52,7 @@ import {
   usage,
   type ValidateArgs,
 } from "./args.js";
-import { expandGlobs, InputError, isGoTypes, isManifest, readInputs } from "./files.js";
+import { expandGlobs, InputError, isGoTypes, readInputs } from "./files.js";
 
 export interface Io {
   stdout: (text: string) => void;
@@ -60,10 +69,12 @@ export function run(argv: readonly string[], io: Io): number {
       io.stdout(`${usage}\n`);
       return 0;
     }
-    const config = loadConfig(args.config, io);
+    // `check` reads the checkout's configuration, from its top folder.
+    const root = args.command === "check" ? checkoutRoot() : process.cwd();
+    const config = loadConfig(root, args.config, io);
     if (config === undefined) return 2;
     if (args.command === "crd-diff") return crdDiff(args, io, config);
-    if (args.command === "check") return check(args, io, config);
+    if (args.command === "check") return check(root, args, io, config);
     if (args.command === "convert") return convertCommand(args, io, config);
     return args.command === "validate" ? validate(args, io, config) : normalizeCommand(args, io, config);
   } catch (e) {
@@ -79,27 +90,51 @@ export function run(argv: readonly string[], io: Io): number {
   }
 }
 
-/** The configuration, or undefined (after printing why) when it is broken: a usage error. */
-function loadConfig(file: string | undefined, io: Io): KunionConfig | undefined {
-  const path = file ?? (existsSync(".kunion.yaml") ? ".kunion.yaml" : undefined);
-  if (path === undefined) return {};
-  const [text] = readInputs([path], () => true);
-  const { config, findings } = readConfig(text?.text ?? "", path);
+/**
+ * The configuration, or undefined (after printing why) when it is broken: a
+ * usage error. `--config` is read where the user points; the `.kunion.yaml`
+ * found in `root` is read as a checkout's file: never through a link.
+ */
+function loadConfig(root: string, file: string | undefined, io: Io): KunionConfig | undefined {
+  const { config, findings } =
+    file === undefined ? loadCheckoutConfig(root) : readConfig(readInputs([file], () => true)[0]?.text ?? "", file);
   const errors = findings.filter((f) => f.severity === "error");
   if (errors.length === 0) return config;
   io.stderr(`${formatText(errors)}\n`);
   return undefined;
 }
 
+/** The top folder of the git checkout the working folder is in. */
+function checkoutRoot(): string {
+  try {
+    return realpathSync(topLevel(process.cwd()));
+  } catch (e) {
+    throw new InputError(`check needs a git checkout: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * The files a configuration's globs name. The configuration may come with the
+ * files it checks (a repository's `.kunion.yaml`), so its globs are read as a
+ * checkout's files: inside the working folder, never through a link.
+ */
+const configured = (globs: readonly string[] | undefined) => readGlobbed(process.cwd(), globs ?? []);
+
 function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig) {
   const inputs = readInputs(args.paths);
+  const crds = configured(config.crds);
+  const goTypes = configured(config.goTypes);
   const workspace = loadWorkspace({
     inputs,
-    crds: readInputs([...args.crd, ...expandGlobs(config.crds)]),
-    goTypes: readInputs([...args.goTypes, ...expandGlobs(config.goTypes)], isGoTypes),
+    crds: [...readInputs(args.crd), ...crds.files],
+    goTypes: [...readInputs(args.goTypes, isGoTypes), ...goTypes.files],
     old: args.old ? readInputs([args.old]) : [],
   });
-  return { ...workspace, files: inputs.length };
+  return {
+    ...workspace,
+    findings: [...crds.problems, ...goTypes.problems, ...workspace.findings],
+    files: inputs.length,
+  };
 }
 
 function validate(args: ValidateArgs, io: Io, config: KunionConfig): number {
@@ -122,74 +157,44 @@ function crdDiff(args: CrdDiffArgs, io: Io, config: KunionConfig): number {
   return failsAt(found, args.failOn ?? config.failOn ?? "error") ? 1 : 0;
 }
 
-function check(args: CheckArgs, io: Io, config: KunionConfig): number {
-  const changed = changedFiles(args.base, config.ignore ?? []);
-  if (changed.length === 0) {
+function check(root: string, args: CheckArgs, io: Io, config: KunionConfig): number {
+  let base: string | undefined;
+  try {
+    base = resolveCommit(root, checkRef(args.base));
+  } catch (e) {
+    throw new InputError(`--base: ${(e as Error).message}`);
+  }
+  if (base === undefined) throw new InputError(`--base: ${args.base} is not a commit of this repository`);
+  const candidates = workTreeChanges(root, base);
+  const selection = selectFiles(root, candidates.changes, {
+    globs: configuredGlobs(config),
+    ignore: config.ignore ?? [],
+    base,
+  });
+  const { changed } = selection;
+  for (const note of selection.notes) io.stderr(`${note}\n`);
+  if (changed.length === 0 && selection.problems.length === 0) {
     io.stderr(`no Kubernetes YAML or JSON changed since ${args.base}\n`);
     return 0;
   }
+  const crds = repositoryCrds(root, config.crds ?? [], new Set(changed.map((c) => c.path)));
+  const goTypes = readGlobbed(root, config.goTypes ?? []);
   const found = applySeverities(
-    checkChanges(changed, {
-      severities: config.rules,
-      crds: config.crds ? readInputs(expandGlobs(config.crds)) : repositoryCrds(),
-      goTypes: readInputs(expandGlobs(config.goTypes), isGoTypes),
-      unknownFields: (config.strict ?? true) ? "error" : "warning",
-    }),
+    [
+      ...selection.problems,
+      ...crds.problems,
+      ...goTypes.problems,
+      ...checkChanges(changed, {
+        severities: config.rules,
+        crds: crds.files,
+        goTypes: goTypes.files,
+        unknownFields: (config.strict ?? true) ? "error" : "warning",
+      }),
+    ],
     config.rules,
   );
   report(found, args.output, summarize(found, changed.length, 0), io);
   return failsAt(found, args.failOn ?? config.failOn ?? "error") ? 1 : 0;
-}
-
-/**
- * Without configured globs, the repository's own CRDs: the tracked YAML and JSON
- * files that mention CustomResourceDefinition (a cheap test before any parsing).
- */
-function repositoryCrds(): TextFile[] {
-  const tracked = execFileSync("git", ["ls-files", "-z"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  return tracked
-    .split("\0")
-    .filter(isManifest)
-    .flatMap((path) => {
-      try {
-        const [file] = readInputs([path], () => true);
-        return file?.text.includes("CustomResourceDefinition") ? [file] : [];
-      } catch {
-        return []; // deleted in the working tree
-      }
-    });
-}
-
-/** YAML and JSON files changed since `base` (tracked and untracked), with their text then and now. */
-function changedFiles(base: string, ignore: readonly string[]): ChangedFile[] {
-  const git = (...argv: string[]) => {
-    try {
-      return execFileSync("git", argv, {
-        encoding: "utf8",
-        maxBuffer: 64 * 1024 * 1024,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-    } catch (e) {
-      const why = String((e as { stderr?: string }).stderr ?? "")
-        .trim()
-        .split("\n")[0];
-      throw new InputError(`git ${argv.join(" ")}: ${why || "failed"}`);
-    }
-  };
-  const names = [
-    ...git("diff", "--name-only", "--diff-filter=d", base, "--").split("\n"),
-    ...git("ls-files", "--others", "--exclude-standard").split("\n"),
-  ].filter((n) => isManifest(n) && !ignore.some((g) => matchesGlob(n, g)));
-  return [...new Set(names)].sort().map((path) => {
-    const [now] = readInputs([path], () => true);
-    let before: string | undefined;
-    try {
-      before = git("show", `${base}:${path}`);
-    } catch {
-      before = undefined; // a new file
-    }
-    return before === undefined ? { path, after: now?.text ?? "" } : { path, before, after: now?.text ?? "" };
-  });
 }
 
 function convertCommand(args: ConvertArgs, io: Io, config: KunionConfig): number {
@@ -245,21 +250,16 @@ function convertCommand(args: ConvertArgs, io: Io, config: KunionConfig): number
 function readRevision(spec: string): TextFile {
   const m = /^git:([^:]+):(.+)$/.exec(spec);
   if (!m) return readInputs([spec], () => true)[0] as TextFile;
-  const ref = m[1] as string;
   const path = m[2] as string;
+  let bytes: Buffer | undefined;
   try {
-    const text = execFileSync("git", ["show", `${ref}:${path}`], {
-      encoding: "utf8",
-      maxBuffer: 64 * 1024 * 1024,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    return { path, text };
+    const ref = checkRef(m[1] as string);
+    bytes = readAt(process.cwd(), ref, [path], 64 * 1024 * 1024).get(path);
   } catch (e) {
-    const why = String((e as { stderr?: string }).stderr ?? "")
-      .trim()
-      .split("\n")[0];
-    throw new InputError(`${spec}: ${why || "git show failed"}`);
+    throw new InputError(`${spec}: ${(e as Error).message}`);
   }
+  if (bytes === undefined) throw new InputError(`${spec}: no such file at that revision`);
+  return { path, text: bytes.toString("utf8") };
 }
 
 /** Prints findings in the chosen format; the summary goes to stderr for the human formats. */

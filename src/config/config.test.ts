@@ -47,4 +47,22 @@ describe(".kunion.yaml", () => {
       ["cel", "error"],
     ]);
   });
+
+  it("never prints a value whole: a file that is not a configuration is described, not echoed", () => {
+    const passwd = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n";
+    const credentials = "https://someone:ghp_0123456789abcdefghijABCDEFGHIJ012345@github.com\n";
+    for (const text of [
+      passwd,
+      credentials,
+      "policy: {token: ghp_0123456789abcdefghij}\n",
+      "ghp_0123456789abcdefghijklmnopqrstuvwxyz: 1\n",
+    ]) {
+      const messages = readConfig(text, ".kunion.yaml")
+        .findings.map((f) => f.message)
+        .join("\n");
+      expect(messages).not.toMatch(/root:x|daemon|ghp_|someone/);
+      expect(messages).not.toBe("");
+    }
+    expect(readConfig(passwd, ".kunion.yaml").findings[0]?.message).toMatch(/<a string of \d+ characters>/);
+  });
 });

@@ -63,22 +63,39 @@ function toFinding(e: AjvError, path: PathSegment[], value: JsonValue): Finding 
   const rule = { rule: "config" } as const;
   switch (e.keyword) {
     case "additionalProperties":
-      return unknownField([...path, String(e.params.additionalProperty)], rule);
+      return unknownField([...path, shownKey(String(e.params.additionalProperty))], rule);
     case "enum": {
       const allowed = (e.params.allowedValues as unknown[]).filter((v) => typeof v === "string");
-      return notSupported(path, valueAt(value, path), allowed, rule);
+      return notSupported(path, shown(valueAt(value, path)), allowed, rule);
     }
     default: {
       const expected = String(e.params.type ?? e.keyword);
       return finding({
         type: "FieldValueTypeInvalid",
         path,
-        badValue: valueAt(value, path),
+        badValue: shown(valueAt(value, path)),
         detail: `must be ${expected}`,
         ...rule,
       });
     }
   }
+}
+
+/**
+ * A configuration value as a finding may print it: a short word as it is,
+ * anything else described. A configuration that is really another file (a
+ * pull request's link to /etc/passwd or a credentials file) is never echoed
+ * into a public annotation.
+ */
+const shownKey = (key: string) => (isWord(key) ? key : `<a key of ${key.length} characters>`);
+const isWord = (text: string) => /^[A-Za-z0-9_.*/-]{0,32}$/.test(text);
+
+function shown(value: JsonValue | undefined): JsonValue | undefined {
+  if (typeof value === "string") {
+    return isWord(value) ? value : `<a string of ${value.length} characters>`;
+  }
+  if (typeof value === "object" && value !== null) return Array.isArray(value) ? "<a list>" : "<an object>";
+  return value;
 }
 
 const pathOf = (pointer: string): PathSegment[] =>

@@ -440,7 +440,10 @@ describe("kunion check", () => {
       join(dir, "crd.yaml"),
       crd.replace("                retention:\n                  type: integer\n", ""),
     );
-    writeFileSync(join(dir, "chart.yaml"), "replicas: {{ .Values.replicas }}\n");
+    writeFileSync(
+      join(dir, "chart.yaml"),
+      "apiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: {{ .Values.replicas }}\n",
+    );
     const { code, stdout } = inDir(dir, () => kunion("check", "--base", "HEAD"));
     expect(code).toBe(1);
     expect(stdout).toMatch(/crd\.yaml:\d+:\d+: error field-removed: v1 spec\.retention/);

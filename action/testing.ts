@@ -1,0 +1,99 @@
+/**
+ * For tests: throwaway git repositories with a base and a head commit, and the
+ * committed Action bundle run on them the way the runner runs it (INPUT_*
+ * variables, the event payload, a step summary file and an output file).
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+
+const bundle = join(import.meta.dirname, "dist/index.js");
+
+/** File contents, or `{ link: target }` for a symbolic link. */
+export type Files = Record<string, string | Buffer | { link: string }>;
+
+export function write(dir: string, files: Files) {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    if (typeof content === "object" && "link" in content) symlinkSync(content.link, join(dir, path));
+    else writeFileSync(join(dir, path), content);
+  }
+}
+
+/** A repository with a base commit and a head commit on top of it. */
+export function repository(base: Files, head: Files) {
+  const dir = mkdtempSync(join(tmpdir(), "kunion-action-"));
+  const ws = join(dir, "ws");
+  mkdirSync(ws);
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], {
+      cwd: ws,
+      encoding: "utf8",
+    }).trim();
+  git("init", "-q", "-b", "main");
+  write(ws, { "README.md": "# demo\n", ...base });
+  git("add", "-A");
+  git("commit", "-q", "-m", "base");
+  const baseSha = git("rev-parse", "HEAD");
+  write(ws, head);
+  git("add", "-A");
+  git("commit", "-q", "--allow-empty", "-m", "head");
+  return { dir, ws, baseSha, headSha: git("rev-parse", "HEAD") };
+}
+
+export async function runAction(
+  repo: ReturnType<typeof repository>,
+  inputs: Record<string, string> = {},
+  baseSha = repo.baseSha,
+  apiUrl = "http://127.0.0.1:9",
+) {
+  const { dir, ws } = repo;
+  const event = {
+    action: "synchronize",
+    number: 7,
+    pull_request: {
+      number: 7,
+      base: { ref: "main", sha: baseSha },
+      head: { ref: "feature", sha: repo.headSha },
+    },
+    repository: { full_name: "acme/demo" },
+  };
+  writeFileSync(join(dir, "event.json"), JSON.stringify(event));
+  writeFileSync(join(dir, "summary.md"), "");
+  writeFileSync(join(dir, "output.txt"), "");
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: dir,
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_NAME: "pull_request",
+    GITHUB_EVENT_PATH: join(dir, "event.json"),
+    GITHUB_STEP_SUMMARY: join(dir, "summary.md"),
+    GITHUB_OUTPUT: join(dir, "output.txt"),
+    GITHUB_WORKSPACE: ws,
+    GITHUB_REPOSITORY: "acme/demo",
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_API_URL: apiUrl,
+    GITHUB_SHA: repo.headSha,
+    RUNNER_TEMP: dir,
+  };
+  // The runner upper-cases input names and keeps dashes.
+  for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
+  const started = Date.now();
+  let stdout = "";
+  let stderr = "";
+  let status = 0;
+  try {
+    ({ stdout, stderr } = await promisify(execFile)(process.execPath, [bundle], { cwd: ws, env, maxBuffer: 1 << 26 }));
+  } catch (e) {
+    const err = e as { stdout: string; stderr: string; code: number };
+    ({ stdout, stderr } = err);
+    status = err.code;
+  }
+  const read = (f: string) => readFileSync(join(dir, f), "utf8");
+  const output = read("output.txt");
+  const outputs: Record<string, string> = {};
+  for (const m of output.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) outputs[m[1] as string] = m[3] as string;
+  return { stdout, stderr, status, summary: read("summary.md"), outputs, ms: Date.now() - started };
+}

@@ -1,0 +1,175 @@
+/**
+ * Which files of a checkout to check, with their text now and at the base:
+ * one selection for `kunion check` and the Action, so both check the same
+ * files of the same change. A changed YAML or JSON file is a Kubernetes file
+ * when it names an `apiVersion` (or cannot say: binary); the configured globs
+ * add files to that discovery, they never replace it; `ignore` takes files out.
+ */
+import { createHash } from "node:crypto";
+import { lstatSync, readlinkSync } from "node:fs";
+import { join, matchesGlob } from "node:path";
+import type { ChangedFile, Finding, KunionConfig, TextFile } from "../index.js";
+import { fileProblem, globInside, isKubernetesFileName, maxFileBytes, readInside } from "./files.js";
+import { blobsAt, type Change, objectFormat, readAt, workTreeFiles } from "./git.js";
+
+export interface Candidates {
+  changes: Change[];
+  /** Paths of the base that are gone. */
+  deleted: string[];
+  notes: string[];
+}
+
+export interface Selection {
+  changed: ChangedFile[];
+  /** Files that could not be checked, as findings on the file. */
+  problems: Finding[];
+  notes: string[];
+}
+
+/** Globs that say a file is a Kubernetes file, beyond discovery. */
+export function configuredGlobs(config: KunionConfig, extra: readonly string[] = []): string[] {
+  return [...extra, ...(config.manifests ?? []), ...(config.crds ?? []), ...(config.conversions ?? [])];
+}
+
+/**
+ * The YAML and JSON files of the work tree (tracked, and untracked ones git
+ * does not ignore) that differ from `base`. Content is compared by blob id,
+ * computed here: asking git to diff the work tree would run the repository's
+ * clean filters and fsmonitor.
+ */
+export function workTreeChanges(root: string, base: string): Candidates {
+  const before = blobsAt(root, base);
+  const blob = blobHasher(objectFormat(root));
+  const changes: Change[] = [];
+  const present = new Set<string>();
+  for (const path of workTreeFiles(root)) {
+    if (!isKubernetesFileName(path)) continue;
+    const id = workTreeBlob(root, path, blob);
+    if (id === null) continue; // gone from the work tree
+    present.add(path);
+    if (id !== before.get(path)) changes.push({ path });
+  }
+  const deleted = [...before.keys()].filter((p) => isKubernetesFileName(p) && !present.has(p));
+  // A file moved unchanged is a rename: its checks pair the old path with the new.
+  const byBlob = new Map(deleted.map((p) => [before.get(p), p]));
+  for (const c of changes) {
+    const from = before.has(c.path) ? undefined : byBlob.get(workTreeBlob(root, c.path, blob) ?? "");
+    if (from !== undefined) c.from = from;
+  }
+  const renamed = new Set(changes.flatMap((c) => (c.from ? [c.from] : [])));
+  return { changes, deleted: deleted.filter((p) => !renamed.has(p)), notes: [] };
+}
+
+function blobHasher(algorithm: "sha1" | "sha256") {
+  return (bytes: Buffer) => createHash(algorithm).update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+/** A work-tree file's blob id (a link's is its target's text), null when it is gone; undefined when unreadable. */
+function workTreeBlob(root: string, path: string, blob: (b: Buffer) => string): string | null | undefined {
+  const full = join(root, path);
+  try {
+    const info = lstatSync(full);
+    if (info.isSymbolicLink()) return blob(Buffer.from(readlinkSync(full)));
+    if (!info.isFile()) return null;
+  } catch {
+    return null;
+  }
+  const read = readInside(root, path);
+  return read && "bytes" in read ? blob(read.bytes) : undefined;
+}
+
+/** Every file the globs match, or every tracked YAML and JSON file: `changed-only: false`. */
+export function allFiles(root: string, globs: readonly string[]): Candidates {
+  const paths = globs.length > 0 ? globInside(root, globs).paths : workTreeFiles(root);
+  return { changes: paths.map((path) => ({ path })), deleted: [], notes: [] };
+}
+
+/**
+ * The Kubernetes files among the candidates, read from the work tree (never
+ * through a link, never outside it), each with its text at `base`.
+ */
+export function selectFiles(
+  root: string,
+  candidates: readonly Change[],
+  options: { globs: readonly string[]; ignore: readonly string[]; base?: string },
+): Selection {
+  const { globs, ignore } = options;
+  const notes: string[] = [];
+  const problems: Finding[] = [];
+  const matched = (p: string) => globs.some((g) => matchesGlob(p, g));
+  const wanted = candidates.filter(
+    (c) => !ignore.some((g) => matchesGlob(c.path, g)) && (isKubernetesFileName(c.path) || matched(c.path)),
+  );
+  const nonYaml = wanted.filter((c) => !isKubernetesFileName(c.path));
+  if (nonYaml.length > 0) {
+    notes.push(
+      `${nonYaml.length} matched file(s) are not YAML or JSON (${nonYaml[0]?.path}${nonYaml.length > 1 ? ", …" : ""}): not checked`,
+    );
+  }
+  const now: { change: Change; text: string }[] = [];
+  for (const c of wanted.filter((w) => isKubernetesFileName(w.path))) {
+    const read = readInside(root, c.path);
+    if (read === undefined) continue;
+    if ("problem" in read) {
+      problems.push(read.problem);
+      continue;
+    }
+    // Discovery: a YAML file is a Kubernetes file when it says so (or cannot say anything: binary).
+    if (!matched(c.path) && !/apiVersion|\0/.test(read.text)) continue;
+    now.push({ change: c, text: read.text });
+  }
+  const before = options.base
+    ? readAt(
+        root,
+        options.base,
+        now.map((n) => n.change.from ?? n.change.path),
+        maxFileBytes,
+      )
+    : new Map<string, Buffer | undefined>();
+  const changed = now.map(({ change, text }): ChangedFile => {
+    const old = before.get(change.from ?? change.path);
+    return old === undefined
+      ? { path: change.path, after: text }
+      : { path: change.path, before: old.toString("utf8"), after: text };
+  });
+  return { changed, problems, notes };
+}
+
+/**
+ * The repository's CRDs beyond the changed files: the globs' files, or else
+ * every tracked YAML and JSON file that mentions CustomResourceDefinition (a
+ * cheap test before any parsing).
+ */
+export function repositoryCrds(
+  root: string,
+  globs: readonly string[],
+  changed: ReadonlySet<string>,
+): { files: TextFile[]; problems: Finding[] } {
+  if (globs.length > 0) {
+    const { files, problems } = readGlobbed(root, globs);
+    return { files: files.filter((f) => !changed.has(f.path)), problems };
+  }
+  const files = workTreeFiles(root)
+    .filter((p) => isKubernetesFileName(p) && !changed.has(p))
+    .flatMap((path) => {
+      const read = readInside(root, path);
+      return read && "text" in read && read.text.includes("CustomResourceDefinition")
+        ? [{ path, text: read.text }]
+        : [];
+    });
+  return { files, problems: [] };
+}
+
+/** Files the globs match, read safely (Go API types, CRDs): unreadable ones are problems. */
+export function readGlobbed(root: string, globs: readonly string[]): { files: TextFile[]; problems: Finding[] } {
+  const { paths, refused } = globInside(root, globs);
+  const problems = refused.map((g) => fileProblem(g, "a glob must stay inside the checkout: not used"));
+  const files: TextFile[] = [];
+  for (const path of paths) {
+    const read = readInside(root, path);
+    if (read === undefined) continue;
+    if ("problem" in read) problems.push(read.problem);
+    else files.push({ path, text: read.text });
+  }
+  return { files, problems };
+}

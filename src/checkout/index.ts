@@ -1,0 +1,29 @@
+/**
+ * A checkout on disk, as `kunion check` and the GitHub Action see it: git run
+ * safely, the changed files and their base revisions, files read only inside
+ * the checkout and never through a link, the repository's CRDs, and its
+ * configuration. The Node side both faces share, so both check the same files
+ * and give the same findings. Imports Node and the core's public API.
+ */
+export {
+  allFiles,
+  type Candidates,
+  configuredGlobs,
+  readGlobbed,
+  repositoryCrds,
+  type Selection,
+  selectFiles,
+  workTreeChanges,
+} from "./changes.js";
+export { configFileName, type LoadedConfig, loadConfig } from "./config.js";
+export { fileProblem, globInside, maxFileBytes, readInside } from "./files.js";
+export {
+  type Change,
+  changedBetween,
+  checkRef,
+  ensureCommit,
+  GitError,
+  readAt,
+  resolveCommit,
+  topLevel,
+} from "./git.js";
