@@ -33,6 +33,7 @@ class Refusal extends Error {
   }
 }
 
+/** What an anchored node was built into, for its aliases. */
 interface Built {
   value: JsonValue;
   /** Nodes go-yaml decodes for it, aliases expanded. */
@@ -47,6 +48,10 @@ export function readTree(doc: Document, maxDepth: number): TreeValue {
   const built = new Map<Node, Built>(); // anchored nodes, once finished
   let decoded = 1; // the document node
   let aliased = 0;
+  // Size and height of the node `build` last returned: kept here, so that no
+  // object is allocated per node on a path that reads megabytes of CRDs.
+  let size = 0;
+  let height = 0;
 
   const count = (nodes: number, fromAlias: boolean, offset: number) => {
     decoded += nodes;
@@ -56,9 +61,19 @@ export function readTree(doc: Document, maxDepth: number): TreeValue {
     }
   };
 
-  const build = (node: unknown, depth: number): Built => {
-    if (node === null || node === undefined) return { value: null, size: 0, height: 0 };
+  const build = (node: unknown, depth: number): JsonValue => {
+    if (node === null || node === undefined) {
+      size = 0;
+      height = 0;
+      return null;
+    }
     const offset = (node as Node).range?.[0] ?? 0;
+    if (isScalar(node) && !node.anchor) {
+      count(1, false, offset);
+      size = 1;
+      height = 0;
+      return scalarValue(node.value, node.source);
+    }
     if (isAlias(node)) {
       count(1, false, offset);
       const target = anchors.get(node.source);
@@ -68,71 +83,93 @@ export function readTree(doc: Document, maxDepth: number): TreeValue {
       // Every node of the expansion adds to both counts, so checking once at its end is exact.
       count(done.size, true, offset);
       if (depth + done.height > maxDepth) throw new Refusal(`document nests deeper than ${maxDepth} levels`, offset);
-      return { value: done.value, size: 1 + done.size, height: done.height };
+      size = 1 + done.size;
+      height = done.height;
+      return done.value;
     }
     count(1, false, offset);
     const anchor = (node as Node & { anchor?: string }).anchor;
     if (anchor) anchors.set(anchor, node as Node);
-    let result: Built;
-    if (isScalar(node)) result = { value: scalarValue(node.value, node.source), size: 1, height: 0 };
-    else {
-      if (depth + 1 > maxDepth) throw new Refusal(`document nests deeper than ${maxDepth} levels`, offset);
-      if (isMap(node)) result = buildMap(node.items as Pair[], depth + 1);
-      else if (isSeq(node)) {
-        const items: JsonValue[] = [];
-        let size = 1;
-        let height = 0;
-        for (const item of node.items) {
-          const b = build(item, depth + 1);
-          items.push(b.value);
-          size += b.size;
-          height = Math.max(height, b.height);
-        }
-        result = { value: items, size, height: height + 1 };
-      } else throw new Refusal("unsupported YAML node", offset);
-    }
-    if (anchor) built.set(node as Node, result);
-    return result;
+    let value: JsonValue;
+    if (isScalar(node)) {
+      value = scalarValue(node.value, node.source);
+      size = 1;
+      height = 0;
+    } else if (depth + 1 > maxDepth) throw new Refusal(`document nests deeper than ${maxDepth} levels`, offset);
+    else if (isMap(node)) value = buildMap(node.items as Pair[], depth + 1);
+    else if (isSeq(node)) value = buildSeq(node.items, depth + 1);
+    else throw new Refusal("unsupported YAML node", offset);
+    if (anchor) built.set(node as Node, { value, size, height });
+    return value;
   };
 
-  const buildMap = (pairs: readonly Pair[], depth: number): Built => {
+  const buildSeq = (nodes: readonly unknown[], depth: number): JsonValue => {
+    const items: JsonValue[] = [];
+    let total = 1;
+    let deepest = 0;
+    for (const item of nodes) {
+      items.push(build(item, depth));
+      total += size;
+      if (height > deepest) deepest = height;
+    }
+    size = total;
+    height = deepest + 1;
+    return items;
+  };
+
+  const buildMap = (pairs: readonly Pair[], depth: number): JsonValue => {
     const out: JsonObject = {};
-    const seen = new Map<string, number>();
-    let size = 1;
-    let height = 0;
+    let total = 1;
+    let deepest = 0;
     for (const pair of pairs) {
       const keyOffset = (pair.key as Node | null)?.range?.[0] ?? 0;
       if (isMergeKey(pair.key)) {
         const merged = build(pair.value, depth);
-        size += merged.size;
-        height = Math.max(height, merged.height - 1);
-        for (const source of mergeSources(merged.value, keyOffset)) {
+        total += size;
+        if (height - 1 > deepest) deepest = height - 1;
+        for (const source of mergeSources(merged, keyOffset)) {
           for (const [k, v] of Object.entries(source)) setKey(out, k, v);
         }
         continue;
       }
       const key = build(pair.key, depth);
-      if (typeof key.value === "object" && key.value !== null)
-        throw new Refusal("a mapping key must be a scalar", keyOffset);
-      const name = key.value === null ? "" : String(key.value);
-      const first = seen.get(name);
-      if (first === undefined) seen.set(name, keyOffset);
-      else duplicates.push({ key: name, offset: keyOffset, first });
+      total += size;
+      if (typeof key === "object" && key !== null) throw new Refusal("a mapping key must be a scalar", keyOffset);
+      const name = key === null ? "" : String(key);
       const value = build(pair.value, depth);
-      size += key.size + value.size;
-      height = Math.max(height, value.height);
-      setKey(out, name, value.value);
+      total += size;
+      if (height > deepest) deepest = height;
+      if (Object.hasOwn(out, name) && !mergedOnly(pairs, pair, name)) {
+        duplicates.push({ key: name, offset: keyOffset, first: firstOffset(pairs, name) });
+      }
+      setKey(out, name, value);
     }
-    return { value: out, size, height: height + 1 };
+    size = total;
+    height = deepest + 1;
+    return out;
   };
 
   try {
-    const { value } = build(doc.contents, 0);
+    const value = build(doc.contents, 0);
     return { value, duplicates };
   } catch (e) {
     if (e instanceof Refusal) return { duplicates, refusal: { message: e.message, offset: e.offset } };
     throw e;
   }
+}
+
+const keyName = (key: unknown): string | undefined =>
+  isScalar(key) ? (key.value === null ? "" : String(key.value)) : undefined;
+
+/** Where a key first stands among a mapping's own pairs (looked up only for a duplicate). */
+function firstOffset(pairs: readonly Pair[], name: string): number {
+  const first = pairs.find((p) => keyName(p.key) === name);
+  return (first?.key as Node | null)?.range?.[0] ?? 0;
+}
+
+/** A key a merge brought in is overridden, not duplicated: only the mapping's own keys count. */
+function mergedOnly(pairs: readonly Pair[], current: Pair, name: string): boolean {
+  return pairs.find((p) => !isMergeKey(p.key) && keyName(p.key) === name) === current;
 }
 
 function allowedAliasRatio(decoded: number): number {
