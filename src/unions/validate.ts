@@ -134,9 +134,14 @@ function quietlyValid(union: Union, node: JsonObject): boolean {
   return set !== undefined && getKey(node, union.discriminator) === set.value;
 }
 
-/** Ratcheting: neither any member's set-ness nor the discriminator changed. */
+/**
+ * Ratcheting: no member and not the discriminator changed, compared by value.
+ * Set-ness alone is not enough: a union whose wording also judges the members'
+ * own fields (EnvVar judges `valueFrom`'s sources) would let a source added
+ * beside the old one through, where the API server refuses the update.
+ */
 function unchanged(union: Union, node: JsonObject, old: JsonObject): boolean {
-  if (union.members.some((m) => isSet(node, m) !== isSet(old, m))) return false;
+  if (union.members.some((m) => !deepEqual(getKey(node, m.field), getKey(old, m.field)))) return false;
   if (union.discriminator === undefined) return true;
   return deepEqual(getKey(node, union.discriminator), getKey(old, union.discriminator));
 }
