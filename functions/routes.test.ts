@@ -210,6 +210,21 @@ describe("POST /v1/admit: the mutating admission webhook", () => {
     expect(decodePatch(answer.response.patch)).toEqual([{ op: "remove", path: "/spec/strategy/rollingUpdate" }]);
   });
 
+  it("a discriminator of the wrong type (an unquoted Off read as false) is not overwritten: denied once for its type", async () => {
+    // An unquoted `Off` is a YAML 1.1 boolean: deducing "RollingUpdate" from the member would patch the
+    // user's field silently and hide the type error the API server reports.
+    const wrong = structuredClone(live);
+    wrong.spec.strategy.type = false;
+    const answer = await json(await post("/v1/admit", admissionReview("CREATE", wrong)));
+    expect(answer.response.patch).toBeUndefined();
+    expect(answer.response.allowed).toBe(false);
+    const causes = answer.response.status.details.causes.filter(
+      (c: { field: string }) => c.field === "spec.strategy.type",
+    );
+    expect(causes).toHaveLength(1);
+    expect(causes[0].message).toContain("must be of type string");
+  });
+
   it("dryRun does not change the answer", async () => {
     const wet = await json(await post("/v1/admit", admissionReview("UPDATE", recreate, live)));
     const dry = await json(await post("/v1/admit", admissionReview("UPDATE", recreate, live, { dryRun: true })));

@@ -114,12 +114,15 @@ export function validateObject(
         : { object, findings: [] };
       const unions = validateUnions(
         { object: schema.object, oldObject, schema: target.version.schema },
-        { ratcheting, skipSchemaEnforced: true },
+        { ratcheting, schemaValidated: true },
       );
       return [...schema.findings, ...unions];
     }
     case "builtin": {
-      const unions = validateUnions({ object, oldObject, schema: target.unions }, { ratcheting });
+      const unions = validateUnions(
+        { object, oldObject, schema: target.unions },
+        { ratcheting, schemaValidated: true },
+      );
       const own = (validateBuiltin(apiVersion, kind, object) ?? []).filter(
         (f) => !(f.type === "FieldValueNotSupported" && isWordedDiscriminator(target.unions, f.path)),
       );

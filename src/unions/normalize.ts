@@ -87,6 +87,13 @@ export function normalize(input: NormalizeInput, options: NormalizeOptions = {})
     const before = result.changes.length;
     for (const union of p.unions) {
       const edit = editor(draft, mode === "apply" ? undefined : other, union, path, result);
+      const wrong = wrongTypeDiscriminator(union, draft);
+      if (wrong !== undefined) {
+        // Deducing a value would overwrite the user's field and hide the type error the
+        // API server reports (an unquoted `Off` or `y` is a YAML 1.1 boolean).
+        edit.note(`\`${union.discriminator}\` is ${wrong}, not a string: left as is`);
+        continue;
+      }
       if (mode === "apply") policy.apply(union, { out: draft, applied: other, path }, edit);
       else policy.update(union, { out: draft, old: other, path }, edit);
     }
@@ -97,6 +104,14 @@ export function normalize(input: NormalizeInput, options: NormalizeOptions = {})
   if (result.errors.length > 0)
     return { object: input.object, changes: [], notes: result.notes, errors: result.errors };
   return result;
+}
+
+/** The JSON type of a discriminator that is present but not a string. */
+function wrongTypeDiscriminator(union: Union, node: JsonObject): string | undefined {
+  if (union.discriminator === undefined) return undefined;
+  const v = getKey(node, union.discriminator);
+  if (v === undefined || v === null || typeof v === "string") return undefined;
+  return Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : `a ${typeof v}`;
 }
 
 /**

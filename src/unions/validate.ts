@@ -17,8 +17,11 @@ export interface ValidateUnionsInput {
 export interface ValidateUnionsOptions {
   /** Skip a union whose members' set-ness and discriminator did not change (default true, as the API server). */
   ratcheting?: boolean;
-  /** Leave unions the schema checks itself (CEL, oneOf) to the schema, when it is validated in the same pass. */
-  skipSchemaEnforced?: boolean;
+  /**
+   * The schema is validated in the same pass: leave to it the unions it checks
+   * itself (CEL, oneOf) and a discriminator's type, so each is reported once.
+   */
+  schemaValidated?: boolean;
 }
 
 const rule = { rule: "union" } as const;
@@ -34,24 +37,31 @@ export function validateUnions(input: ValidateUnionsInput, options: ValidateUnio
   const plan = input.schema ? planFor(input.schema) : null;
   if (!plan) return [];
   const ratcheting = options.ratcheting ?? true;
-  const skipSchemaEnforced = options.skipSchemaEnforced ?? false;
+  const schemaValidated = options.schemaValidated ?? false;
   const findings: Finding[] = [];
   walkUnions(plan, input.object, input.oldObject, (node, old, p, path) => {
     for (const union of p.unions) {
-      if (skipSchemaEnforced && union.enforcedBySchema) continue;
+      if (schemaValidated && union.enforcedBySchema) continue;
       if (ratcheting && old && unchanged(union, node, old)) continue;
       if (!old && quietlyValid(union, node)) continue;
-      findings.push(...validateUnion(union, node, old, path()));
+      findings.push(...validateUnion(union, node, old, path(), schemaValidated));
     }
     return undefined;
   });
   return findings;
 }
 
-function validateUnion(union: Union, node: JsonObject, old: JsonObject | undefined, path: FieldPath): Finding[] {
+function validateUnion(
+  union: Union,
+  node: JsonObject,
+  old: JsonObject | undefined,
+  path: FieldPath,
+  schemaValidated: boolean,
+): Finding[] {
   const out: Finding[] = [];
   const raw = union.discriminator === undefined ? undefined : getKey(node, union.discriminator);
-  if (union.discriminator !== undefined && raw !== undefined && raw !== null && typeof raw !== "string") {
+  const typed = raw === undefined || raw === null || typeof raw === "string";
+  if (union.discriminator !== undefined && !typed && !schemaValidated) {
     // The API server refuses this before any union rule; for unions the discriminator is then unset.
     const at = child(path, union.discriminator);
     const detail = `${formatPath(at)} in body must be of type string: "${jsonType(raw)}"`;
