@@ -24,6 +24,24 @@ export function formatPath(path: FieldPath): string {
   return out;
 }
 
+/**
+ * The name kube-openapi prints inside its messages (`spec.labels.key in body
+ * should match …`): it joins a map key with a dot, as it joins a property
+ * (validate/object_validator.go builds `path + "." + key`), while the field
+ * before the message prints it in brackets.
+ */
+export function formatOpenAPIName(path: FieldPath): string {
+  let out = "";
+  for (const seg of path) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else {
+      const name = typeof seg === "string" ? seg : seg.key;
+      out += out === "" ? name : `.${name}`;
+    }
+  }
+  return out;
+}
+
 /** RFC 6901 JSON Pointer of a path (map keys are plain tokens there). */
 export function toJsonPointer(path: FieldPath): string {
   return path

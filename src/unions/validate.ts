@@ -1,5 +1,5 @@
 import { type Finding, finding, invalid, notSupported, required } from "../findings/index.js";
-import { child, type FieldPath, formatPath } from "../path/index.js";
+import { child, type FieldPath, formatOpenAPIName } from "../path/index.js";
 import type { SchemaNode, Union, UnionMember } from "../schema/index.js";
 import { deepEqual, getKey, type JsonObject, type JsonValue } from "../value/index.js";
 import { allowedValues, discriminatorOf, isSet, selectedMember, setMembers } from "./members.js";
@@ -64,7 +64,7 @@ function validateUnion(
   if (union.discriminator !== undefined && !typed && !schemaValidated) {
     // The API server refuses this before any union rule; for unions the discriminator is then unset.
     const at = child(path, union.discriminator);
-    const detail = `${formatPath(at)} in body must be of type string: "${jsonType(raw)}"`;
+    const detail = `${formatOpenAPIName(at)} in body must be of type string: "${jsonType(raw)}"`;
     out.push(finding({ type: "FieldValueTypeInvalid", path: at, badValue: jsonType(raw), detail, ...rule }));
   }
   const own = union.wording !== undefined ? wordings[union.wording] : undefined;

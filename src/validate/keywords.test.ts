@@ -206,11 +206,13 @@ describe("object keywords", () => {
     expect(messages(schema, { a: 1, b: "", c: "" })).toEqual(["error spec: Too many: 3: must have at most 2 items"]);
   });
 
-  it("additionalProperties with a schema validates map values, keyed in the path", () => {
+  it("additionalProperties with a schema validates map values: the field keyed in brackets, the message's name with a dot", () => {
+    // kube-openapi validate/object_validator.go names a map value `path + "." + key` in its message,
+    // while the field path before it (apiextensions' field.Path) uses Key(): `spec[key]`.
     expect(
       messages({ type: "object", additionalProperties: { type: "integer" } }, { "app.kubernetes.io/name": "x", ok: 1 }),
     ).toEqual([
-      'error spec[app.kubernetes.io/name]: Invalid value: "string": spec[app.kubernetes.io/name] in body must be of type integer: "string"',
+      'error spec[app.kubernetes.io/name]: Invalid value: "string": spec.app.kubernetes.io/name in body must be of type integer: "string"',
     ]);
   });
 

@@ -1,6 +1,6 @@
 import type { CelRules } from "../cel/index.js";
 import { type Finding, finding } from "../findings/index.js";
-import { type FieldPath, formatPath, type PathSegment } from "../path/index.js";
+import { type FieldPath, formatOpenAPIName, type PathSegment } from "../path/index.js";
 import type { JsonObject, JsonValue } from "../value/index.js";
 
 /**
@@ -21,7 +21,7 @@ export function toPath(loc: Loc | undefined): PathSegment[] {
 }
 
 /** The name kube-openapi prints in its messages (`spec.replicas in body must …`). */
-export const nameOf = (loc: Loc | undefined): string => formatPath(toPath(loc));
+export const nameOf = (loc: Loc | undefined): string => formatOpenAPIName(toPath(loc));
 
 /**
  * One validation run over one value. `sink` takes the OpenAPI value
