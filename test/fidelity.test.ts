@@ -41,3 +41,55 @@ describe("a discriminator of the wrong type", () => {
     expect(stderr).toContain("note: spec.strategy: `type` is a boolean, not a string: left as is");
   });
 });
+
+describe("status of a custom resource", () => {
+  // apiextensions-apiserver pkg/registry/customresource/strategy.go: with the status subresource,
+  // PrepareForCreate deletes status and PrepareForUpdate keeps the stored one, so the manifest's
+  // status is never validated; without it, status is validated like spec.
+  const crd = (subresources: string) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+${subresources}    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {size: {type: integer}}}
+          status: {type: object, properties: {ready: {type: boolean}}}
+`;
+  const widget =
+    "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 1}\nstatus: {ready: maybe}\n";
+
+  it("is ignored, with a notice, when the CRD has the status subresource", () => {
+    const { code, stdout } = kunion(
+      { "crd.yaml": crd("    subresources: {status: {}}\n"), "w.yaml": widget },
+      "validate",
+      "--crd",
+      "@crd.yaml",
+      "@w.yaml",
+    );
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe(
+      "w.yaml:5:1: notice status-ignored: status: Forbidden: the CRD has the status subresource: the API server ignores status on create and update",
+    );
+  });
+
+  it("is validated when the CRD has none", () => {
+    const { code, stdout } = kunion(
+      { "crd.yaml": crd(""), "w.yaml": widget },
+      "validate",
+      "--crd",
+      "@crd.yaml",
+      "@w.yaml",
+    );
+    expect(code).toBe(1);
+    expect(stdout).toContain('w.yaml:5:10: error schema: status.ready: Invalid value: "string"');
+  });
+});

@@ -109,14 +109,16 @@ export function validateObject(
     }
     case "crd": {
       const unknownFields = options.unknownFields ?? "error";
+      const { checked, ignored } = withoutIgnoredStatus(object, target.version.statusSubresource);
+      const oldChecked = oldObject && withoutIgnoredStatus(oldObject, target.version.statusSubresource).checked;
       const schema = target.compiled
-        ? validateWithSchema(target.compiled, object, { oldObject, unknownFields })
-        : { object, findings: [] };
+        ? validateWithSchema(target.compiled, checked, { oldObject: oldChecked, unknownFields })
+        : { object: checked, findings: [] };
       const unions = validateUnions(
-        { object: schema.object, oldObject, schema: target.version.schema },
+        { object: schema.object, oldObject: oldChecked, schema: target.version.schema },
         { ratcheting, schemaValidated: true },
       );
-      return [...schema.findings, ...unions];
+      return [...ignored, ...schema.findings, ...unions];
     }
     case "builtin": {
       const unions = validateUnions(
@@ -131,6 +133,28 @@ export function validateObject(
     case "smd":
       return validateUnions({ object, oldObject, schema: target.unions }, { ratcheting });
   }
+}
+
+/**
+ * With the status subresource, the API server drops `status` from a create
+ * and from an update of the main resource before validating
+ * (apiextensions-apiserver customresource/strategy.go, PrepareForCreate and
+ * PrepareForUpdate): what a manifest says there is never applied, so it is
+ * not validated, and a notice says so.
+ */
+function withoutIgnoredStatus(
+  object: JsonObject,
+  statusSubresource: boolean,
+): { checked: JsonObject; ignored: Finding[] } {
+  if (!statusSubresource || !Object.hasOwn(object, "status")) return { checked: object, ignored: [] };
+  const { status: _dropped, ...checked } = object;
+  const detail = "the CRD has the status subresource: the API server ignores status on create and update";
+  return {
+    checked,
+    ignored: [
+      finding({ type: "FieldValueForbidden", path: ["status"], detail, rule: "status-ignored", severity: "notice" }),
+    ],
+  };
 }
 
 /**

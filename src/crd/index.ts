@@ -18,6 +18,8 @@ export interface CrdVersion {
   /** The version's openAPIV3Schema as written, and where it sits in the CRD document. */
   openAPIV3Schema: JsonObject | undefined;
   schemaPath: FieldPath;
+  /** The version has the status subresource: the API server drops `status` on create and update. */
+  statusSubresource: boolean;
 }
 
 export interface Crd {
@@ -63,6 +65,11 @@ export function readCrd(doc: JsonObject): { crd: Crd; findings: Finding[] } {
   const shared = getKey(s, "validation");
   const sharedRaw = isObject(shared) ? getKey(shared, "openAPIV3Schema") : undefined;
   const sharedSchema = read(sharedRaw, sharedPath);
+  // v1 declares subresources per version, v1beta1 once for all.
+  const hasStatus = (holder: JsonObject) => {
+    const sub = getKey(holder, "subresources");
+    return isObject(sub) && isObject(getKey(sub, "status"));
+  };
   const version = (v: JsonObject, raw: JsonValue | undefined, at: FieldPath, schema = read(raw, at)): CrdVersion => ({
     name: str(getKey(v, "name")),
     served: getKey(v, "served") !== false,
@@ -70,6 +77,7 @@ export function readCrd(doc: JsonObject): { crd: Crd; findings: Finding[] } {
     schema,
     openAPIV3Schema: isObject(raw) ? raw : undefined,
     schemaPath: at,
+    statusSubresource: hasStatus(v) || hasStatus(s),
   });
   if (Array.isArray(versions)) {
     versions.forEach((v, i) => {
