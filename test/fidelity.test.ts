@@ -93,3 +93,17 @@ ${subresources}    schema:
     expect(stdout).toContain('w.yaml:5:10: error schema: status.ready: Invalid value: "string"');
   });
 });
+
+describe("one finding once", () => {
+  it("a type error on metadata.finalizers of a built-in kind is reported once", () => {
+    // apimachinery ValidateObjectMeta is the one home of metadata; the OpenAPI types of the kind say it again.
+    const { stdout } = kunion(
+      { "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, finalizers: {a: b}}\n" },
+      "validate",
+      "@cm.yaml",
+    );
+    expect(stdout.trim().split("\n")).toEqual([
+      'cm.yaml:3:21: error schema: metadata.finalizers: Invalid value: "object": metadata.finalizers in body must be of type array: "object"',
+    ]);
+  });
+});

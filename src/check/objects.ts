@@ -125,10 +125,15 @@ export function validateObject(
         { object, oldObject, schema: target.unions },
         { ratcheting, schemaValidated: true },
       );
+      const metadata = validateObjectMetadata(object);
+      // apimachinery's metadata rules are the home of metadata: the OpenAPI types repeat some of them.
+      const saidOfMetadata = new Set(metadata.map((f) => f.message));
       const own = (validateBuiltin(apiVersion, kind, object) ?? []).filter(
-        (f) => !(f.type === "FieldValueNotSupported" && isWordedDiscriminator(target.unions, f.path)),
+        (f) =>
+          !(f.type === "FieldValueNotSupported" && isWordedDiscriminator(target.unions, f.path)) &&
+          !saidOfMetadata.has(f.message),
       );
-      return [...validateObjectMetadata(object), ...own, ...unions];
+      return [...metadata, ...own, ...unions];
     }
     case "smd":
       return validateUnions({ object, oldObject, schema: target.unions }, { ratcheting });
