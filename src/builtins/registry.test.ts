@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { run } from "../cli/main.js";
 import type { SchemaNode, Union, UnionMember } from "../schema/index.js";
 import { validateUnions } from "../unions/index.js";
-import type { JsonObject } from "../value/index.js";
+import type { JsonObject, JsonValue } from "../value/index.js";
 import { builtinKinds, builtinSchemaFor } from "./index.js";
 import { persistentVolumeSourceMembers, volumeSourceMembers } from "./registry.js";
 
@@ -351,7 +351,7 @@ describe("the registry's shape", () => {
 });
 
 describe("ratcheting of built-in unions on update", () => {
-  const valueFor = (m: UnionMember, v: string) =>
+  const valueFor = (m: UnionMember, v: string): JsonValue =>
     m.kind === "list" ? [v] : m.kind === "map" ? { k: v } : m.kind === "zero" ? v : { x: v };
 
   it("every union of the registry: an invalid union whose members changed is reported as on create", () => {

@@ -5,7 +5,7 @@
  * Imports schema, value, path, findings.
  */
 import type { Finding } from "../findings/index.js";
-import type { FieldPath, PathSegment } from "../path/index.js";
+import { type FieldPath, type PathSegment, schemaProperty } from "../path/index.js";
 import { fromOpenAPI, type SchemaNode } from "../schema/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 
@@ -122,7 +122,7 @@ export function schemaPathOf(schema: JsonObject, dataPath: FieldPath): PathSegme
     }
     const props = isObject(node) ? getKey(node, "properties") : undefined;
     if (!isObject(props) || typeof name !== "string" || !Object.hasOwn(props, name)) break;
-    out.push("properties", name);
+    out.push(...schemaProperty(name));
     node = getKey(props, name);
   }
   return out;

@@ -9,8 +9,8 @@ const at = (...props: string[]) => [
   "schema",
   "openAPIV3Schema",
   "properties",
-  "spec",
-  ...props.flatMap((p) => ["properties", p]),
+  { key: "spec" },
+  ...props.flatMap((p) => ["properties", { key: p }]),
 ];
 
 describe("field-removed", () => {

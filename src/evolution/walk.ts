@@ -1,4 +1,4 @@
-import type { FieldPath } from "../path/index.js";
+import { type FieldPath, schemaProperty } from "../path/index.js";
 import { propertyOf, type SchemaNode } from "../schema/index.js";
 import { deepEqual, getKey, isObject, type JsonObject } from "../value/index.js";
 import type { NodePair, RuleChange, RuleDescriptor } from "./rule.js";
@@ -105,7 +105,7 @@ export function walkSchemas(
         if (isObject(o) && isObject(n)) {
           const on = propertyOf(pair.oldNode, key);
           const nn = propertyOf(pair.newNode, key);
-          push(o, n, ["properties", key], [...pair.data, key], on, nn);
+          push(o, n, schemaProperty(key), [...pair.data, key], on, nn);
         }
       }
     }

@@ -42,6 +42,13 @@ export function formatOpenAPIName(path: FieldPath): string {
   return out;
 }
 
+/**
+ * A property of a schema inside a CRD document, named as the API server names
+ * it in CRD validation (apiextensions validation.go: `Child("properties").Key(name)`):
+ * `openAPIV3Schema.properties[spec].properties[replicas]`.
+ */
+export const schemaProperty = (name: string): PathSegment[] => ["properties", { key: name }];
+
 /** RFC 6901 JSON Pointer of a path (map keys are plain tokens there). */
 export function toJsonPointer(path: FieldPath): string {
   return path

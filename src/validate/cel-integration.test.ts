@@ -50,7 +50,7 @@ describe("CEL through the validator", () => {
     );
     expect(findings.length).toBeGreaterThan(0);
     expect(findings[0]?.rule).toBe("cel");
-    expect(findings[0]?.path.slice(0, 4)).toEqual(["properties", "spec", "x-kubernetes-validations", 0]);
+    expect(findings[0]?.path.slice(0, 4)).toEqual(["properties", { key: "spec" }, "x-kubernetes-validations", 0]);
   });
 
   it("ratchets rules without oldSelf on unchanged values, as the API server does", () => {

@@ -1,6 +1,6 @@
 import { type CelRules, compileRules } from "../cel/index.js";
 import type { Finding } from "../findings/index.js";
-import type { PathSegment } from "../path/index.js";
+import { type PathSegment, schemaProperty } from "../path/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { canonical, contentKey } from "./canonical.js";
 import { keywords } from "./keywords/index.js";
@@ -104,7 +104,7 @@ class Compiler {
     if (isObject(props)) {
       node.properties = new Map();
       for (const name of Object.keys(props)) {
-        node.properties.set(name, child(getKey(props, name) as JsonValue, [...path, "properties", name]));
+        node.properties.set(name, child(getKey(props, name) as JsonValue, [...path, ...schemaProperty(name)]));
       }
     } else if (props !== undefined) this.findings.push(schemaFinding([...path, "properties"], "must be an object"));
     const additional = getKey(raw, "additionalProperties");

@@ -1,3 +1,4 @@
+import { schemaProperty } from "../../path/index.js";
 import { getKey, hasKey, isObject } from "../../value/index.js";
 import { at, type RuleDescriptor } from "../rule.js";
 import { propertySchema, stringList, typeName, typeOf } from "./keywords.js";
@@ -17,7 +18,7 @@ export const fieldRemoved: RuleDescriptor = {
       .map((key) =>
         at(pair, "removed; stored values are pruned on the next write and clients that send it lose it", {
           data: [...pair.data, key],
-          oldPath: [...pair.oldPath, "properties", key],
+          oldPath: [...pair.oldPath, ...schemaProperty(key)],
         }),
       );
   },
@@ -70,7 +71,7 @@ export const requiredAdded: RuleDescriptor = {
         return [
           at(pair, `\`${name}\` became required; existing objects without it are rejected on their next update`, {
             data: [...pair.data, name],
-            path: prop ? [...pair.newPath, "properties", name] : pair.newPath,
+            path: prop ? [...pair.newPath, ...schemaProperty(name)] : pair.newPath,
             newValue: name,
           }),
         ];

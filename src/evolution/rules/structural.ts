@@ -1,4 +1,4 @@
-import { type FieldPath, formatPath } from "../../path/index.js";
+import { type FieldPath, formatPath, schemaProperty } from "../../path/index.js";
 import { deepEqual, getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
 import type { RevisionVersion } from "../revision.js";
 import { type Change, fieldOf, type RuleDescriptor } from "../rule.js";
@@ -103,7 +103,7 @@ export function structuralProblems(version: RevisionVersion): Change[] {
         stack.push({ json: child, path: [...node.path, ...step], data, level: lvl, depth: node.depth + 1 });
     };
     if (isObject(props))
-      for (const k of Object.keys(props)) next(getKey(props, k), ["properties", k], [...node.data, k], "field");
+      for (const k of Object.keys(props)) next(getKey(props, k), schemaProperty(k), [...node.data, k], "field");
     next(items, ["items"], [...node.data, { key: "*" }], "item");
     next(extra, ["additionalProperties"], [...node.data, { key: "*" }], "field");
   }
@@ -115,11 +115,11 @@ type Report = (node: Structural, where: FieldPath, detail: string) => void;
 function metadataProblems(node: Structural, props: JsonObject, report: Report): void {
   for (const k of ["kind", "apiVersion"]) {
     const p = getKey(props, k);
-    if (isObject(p) && getKey(p, "type") !== "string") report(node, ["properties", k, "type"], "must be string");
+    if (isObject(p) && getKey(p, "type") !== "string") report(node, [...schemaProperty(k), "type"], "must be string");
   }
   const meta = getKey(props, "metadata");
   if (!isObject(meta)) return;
-  if (getKey(meta, "type") !== "object") report(node, ["properties", "metadata", "type"], "must be object");
+  if (getKey(meta, "type") !== "object") report(node, [...schemaProperty("metadata"), "type"], "must be object");
   if (node.level !== "root") return;
   const metaProps = getKey(meta, "properties");
   const others = isObject(metaProps) ? Object.keys(metaProps).filter((k) => k !== "name" && k !== "generateName") : [];
@@ -128,7 +128,7 @@ function metadataProblems(node: Structural, props: JsonObject, report: Report): 
     const what = [...others.map((k) => `properties.${k}`), ...keys].join(", ");
     report(
       node,
-      ["properties", "metadata"],
+      schemaProperty("metadata"),
       `must not specify anything other than name and generateName, but metadata is implicitly specified (${what})`,
     );
   }
@@ -201,15 +201,20 @@ function junctorProblems(node: Structural, report: Report): void {
       for (const k of Object.keys(props)) {
         const p = getKey(props, k);
         if (!isObject(p)) continue;
-        if (k === "metadata") report(node, [...b.where, "properties", k], "must not be specified in a nested context");
+        if (k === "metadata")
+          report(node, [...b.where, ...schemaProperty(k)], "must not be specified in a nested context");
         const counterpart = isObject(own) && hasKey(own, k) ? getKey(own, k) : undefined;
         if (!isObject(counterpart)) {
-          report(node, [...b.where, "properties", k], "must be specified in the structural part of the schema too");
+          report(
+            node,
+            [...b.where, ...schemaProperty(k)],
+            "must be specified in the structural part of the schema too",
+          );
         }
         stack.push({
           json: p,
           counterpart: isObject(counterpart) ? counterpart : undefined,
-          where: [...b.where, "properties", k],
+          where: [...b.where, ...schemaProperty(k)],
           depth: b.depth + 1,
         });
       }

@@ -1,4 +1,4 @@
-import { type FieldPath, formatPath } from "../../path/index.js";
+import { type FieldPath, formatPath, schemaProperty } from "../../path/index.js";
 import { propertyOf, type SchemaNode, type Union } from "../../schema/index.js";
 import type { Revision, RevisionVersion } from "../revision.js";
 import { at, type Change, fieldOf, type NodePair, type RuleDescriptor } from "../rule.js";
@@ -156,7 +156,8 @@ function unionsOf(version: RevisionVersion): Located[] {
     for (const union of node.unions ?? []) out.push({ union, data, path });
     const props = node.properties;
     if (props)
-      for (const k of Object.keys(props)) stack.push([props[k]!, [...data, k], [...path, "properties", k], depth + 1]);
+      for (const k of Object.keys(props))
+        stack.push([props[k]!, [...data, k], [...path, ...schemaProperty(k)], depth + 1]);
     if (node.items) stack.push([node.items, [...data, { key: "*" }], [...path, "items"], depth + 1]);
     if (node.additionalProperties) {
       stack.push([node.additionalProperties, [...data, { key: "*" }], [...path, "additionalProperties"], depth + 1]);

@@ -1,7 +1,7 @@
 import { RE2JS } from "@bufbuild/re2";
 import { finding, invalid } from "../../findings/index.js";
 import { getKey } from "../../value/index.js";
-import { type Check, count, type Keyword, type Loc, nameOf, schemaFinding, toPath } from "../types.js";
+import { type Check, count, type Keyword, type Loc, nameOf, toPath } from "../types.js";
 
 /**
  * `maxLength`, `minLength` (Unicode code points, as Go's utf8.RuneCount) and
@@ -84,7 +84,11 @@ export const stringKeyword: Keyword = {
       if ("re" in c) {
         re = c;
         pattern = rawPattern;
-      } else ctx.findings.push(schemaFinding([...ctx.path, "pattern"], c.error));
+      } else {
+        // apiextensions validation.go compiles every pattern with Go's regexp when the CRD is written.
+        const detail = `must be a valid regular expression, but isn't: ${c.error}`;
+        ctx.findings.push(invalid([...ctx.path, "pattern"], rawPattern, detail));
+      }
     }
     if (max === undefined && (min === undefined || min === 0) && !re) return undefined;
     return (value, loc, run) => {

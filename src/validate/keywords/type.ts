@@ -1,7 +1,7 @@
-import { finding } from "../../findings/index.js";
+import { finding, notSupported } from "../../findings/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
 import { supportedFormat } from "../formats.js";
-import { type Check, goQuote, type Keyword, kindOf, type Loc, nameOf, schemaFinding, toPath } from "../types.js";
+import { type Check, goQuote, type Keyword, kindOf, type Loc, nameOf, toPath } from "../types.js";
 
 /**
  * `type`, `nullable`, `x-kubernetes-int-or-string` (apiextensions turns it
@@ -31,11 +31,9 @@ export const typeKeyword: Keyword = {
   compile(schema: JsonObject, ctx): Check | undefined {
     const declared = getKey(schema, "type");
     if (declared !== undefined && declared !== "" && !(typeof declared === "string" && types.has(declared))) {
+      // apiextensions validation.go: field.NotSupported(fldPath.Child("type"), schema.Type, openapiV3Types.List()).
       ctx.findings.push(
-        schemaFinding(
-          [...ctx.path, "type"],
-          'must be one of "array", "boolean", "integer", "number", "object", "string"',
-        ),
+        notSupported([...ctx.path, "type"], declared, ["array", "boolean", "integer", "number", "object", "string"]),
       );
     }
     let list: string[] = typeof declared === "string" && types.has(declared) ? [declared] : [];
