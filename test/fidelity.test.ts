@@ -107,3 +107,47 @@ describe("one finding once", () => {
     ]);
   });
 });
+
+describe("API versions Kubernetes removed", () => {
+  // The deprecated-API migration guide; kubectl answers `no matches for kind "Ingress" in version
+  // "extensions/v1beta1"` against a cluster that no longer serves the version.
+  it("an object to apply in a removed version is an error naming the release and the replacement", () => {
+    const files = {
+      "ing.yaml": "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: i}\n",
+      "cj.yaml": "apiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: c}\n",
+      "psp.yaml": "apiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata: {name: p}\n",
+    };
+    const { code, stdout } = kunion(files, "validate", "@cj.yaml", "@ing.yaml", "@psp.yaml");
+    expect(code).toBe(1);
+    expect(stdout.trim().split("\n")).toEqual([
+      'cj.yaml:1:1: error api-removed: apiVersion: No schema known: no matches for kind "CronJob" in version "batch/v1beta1": removed in Kubernetes 1.25; use batch/v1',
+      'ing.yaml:1:1: error api-removed: apiVersion: No schema known: no matches for kind "Ingress" in version "extensions/v1beta1": removed in Kubernetes 1.22; use networking.k8s.io/v1',
+      'psp.yaml:1:1: error api-removed: apiVersion: No schema known: no matches for kind "PodSecurityPolicy" in version "policy/v1beta1": removed in Kubernetes 1.25',
+    ]);
+  });
+
+  it("an apiextensions.k8s.io/v1beta1 CRD is refused as an object to apply, and still read as a schema source", () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  version: v1
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  validation:
+    openAPIV3Schema:
+      type: object
+      properties:
+        spec: {type: object, properties: {size: {type: integer}}}
+`;
+    const widget = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: big}\n";
+    const applied = kunion({ "crd.yaml": crd }, "validate", "@crd.yaml");
+    expect(applied.code).toBe(1);
+    expect(applied.stdout).toContain(
+      'no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1": removed in Kubernetes 1.22; use apiextensions.k8s.io/v1',
+    );
+    const source = kunion({ "crd.yaml": crd, "w.yaml": widget }, "validate", "--crd", "@crd.yaml", "@w.yaml");
+    expect(source.stdout.trim()).toMatch(/^w\.yaml:4:\d+: error schema: spec\.size: Invalid value: "string"/);
+  });
+});

@@ -1,8 +1,10 @@
 /**
  * Kubernetes' own kinds: schemas reduced to the paths that lead to a union,
  * with the union registry of unions.md §5, and the kinds' schemas (types,
- * required fields, enums) from kubernetes-models' precompiled validators.
+ * required fields, enums) from kubernetes-models' precompiled validators, and
+ * the API versions Kubernetes removed.
  * Imports schema, path, findings, value and kubernetes-models.
  */
 export { type BuiltinKind, builtinKinds, builtinSchemaFor } from "./registry.js";
+export { type RemovedApi, removedApi } from "./removed.js";
 export { hasBuiltinSchema, validateBuiltin } from "./schemas.js";

@@ -1,4 +1,4 @@
-import { validateBuiltin } from "../builtins/index.js";
+import { removedApi, validateBuiltin } from "../builtins/index.js";
 import { type Finding, finding, required } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import { propertyOf, type SchemaNode } from "../schema/index.js";
@@ -23,7 +23,12 @@ export function objectsOf(documents: readonly SourceDocument[]): { objects: Sour
   const objects: SourceObject[] = [];
   const findings: Finding[] = [];
   for (const doc of documents) {
-    if (isSchemaDocument(doc.value)) continue;
+    if (isSchemaDocument(doc.value)) {
+      // A CRD among the inputs is read as a schema, but is also an object to apply.
+      const removed = isObject(doc.value) && removedApiFinding(String(doc.value.apiVersion), String(doc.value.kind));
+      if (removed) findings.push(at(doc, removed));
+      continue;
+    }
     if (!isObject(doc.value)) {
       const f = finding({
         type: "ParseError",
@@ -44,6 +49,15 @@ export function objectsOf(documents: readonly SourceDocument[]): { objects: Sour
     objects.push({ doc, object: doc.value, apiVersion, kind, identity: identityOf(doc.value, apiVersion, kind) });
   }
   return { objects, findings };
+}
+
+/** kubectl's words for a kind the cluster no longer serves, with the release and what to use instead. */
+function removedApiFinding(apiVersion: string, kind: string): Finding | undefined {
+  const removal = removedApi(apiVersion, kind);
+  if (!removal) return undefined;
+  const instead = removal.replacement ? `; use ${removal.replacement}` : "";
+  const detail = `no matches for kind "${kind}" in version "${apiVersion}": removed in Kubernetes 1.${removal.removedIn}${instead}`;
+  return finding({ type: "SchemaMissing", path: ["apiVersion"], detail, rule: "api-removed" });
 }
 
 function identityOf(object: JsonObject, apiVersion: string, kind: string): string {
@@ -95,6 +109,8 @@ export function validateObject(
   const target = catalog.resolve(apiVersion, kind);
   const { oldObject } = options;
   const ratcheting = options.ratcheting ?? true;
+  const removed = target?.kind === "crd" ? undefined : removedApiFinding(apiVersion, kind);
+  if (removed) return [removed];
   if (!target) {
     const detail = `${apiVersion}, Kind=${kind} (give its CRD to check it)`;
     return [finding({ type: "SchemaMissing", path: ["kind"], detail, rule: "schema-missing", severity: "notice" })];
