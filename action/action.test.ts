@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { type Files, repository, runAction, write } from "./testing.js";
 
 // The committed bundle run the way the runner runs it (testing.ts).
@@ -214,5 +215,22 @@ describe("the bundled Action on a pull request", () => {
     const { stdout, status } = await runAction(repo, { "fail-on": "sometimes" });
     expect(status).toBe(1);
     expect(stdout).toContain('::error::kunion: fail-on must be error, warning, notice or never, not "sometimes"');
+  });
+});
+
+describe("the workflow docs/action.md gives to copy", () => {
+  const docs = readFileSync(join(root, "docs/action.md"), "utf8");
+  const block = /```yaml\n(# \.github\/workflows\/kunion\.yml[\s\S]*?)```/.exec(docs)?.[1] ?? "";
+  const workflow = parse(block) as { jobs: Record<string, { steps: { uses?: string; if?: string; with?: object }[] }> };
+  const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
+
+  it("skips the SARIF upload on a fork's pull request, whose read-only token GitHub refuses", () => {
+    const upload = steps.find((s) => s.uses?.startsWith("github/codeql-action/upload-sarif"));
+    expect(upload?.if).toContain("github.event.pull_request.head.repo.full_name == github.repository");
+    expect(upload?.if).toContain("github.event_name != 'pull_request'");
+  });
+
+  it("checks out the history the base commit needs", () => {
+    expect(steps.find((s) => s.uses?.startsWith("actions/checkout"))?.with).toMatchObject({ "fetch-depth": 0 });
   });
 });
