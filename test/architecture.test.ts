@@ -12,7 +12,7 @@ const allowed: Record<string, string[]> = {
   schema: ["value", "path", "findings"],
   source: ["value", "path", "findings", "yaml", "js-yaml"],
   crd: ["schema", "value", "path", "findings"],
-  builtins: ["schema", "path", "findings", "value", "kubernetes-models"],
+  builtins: ["schema", "path", "findings", "value", "names", "kubernetes-models"],
   report: ["findings", "path"],
   config: ["source", "findings", "path", "value"],
   unions: ["schema", "value", "path", "findings"],

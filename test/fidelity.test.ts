@@ -151,3 +151,37 @@ spec:
     expect(source.stdout.trim()).toMatch(/^w\.yaml:4:\d+: error schema: spec\.size: Invalid value: "string"/);
   });
 });
+
+describe("names per kind, as each kind's name validation in the API server", () => {
+  const object = (apiVersion: string, kind: string, name: string) =>
+    `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: {name: "${name}"}\n`;
+  const nameFindings = (apiVersion: string, kind: string, name: string) =>
+    kunion({ "o.yaml": object(apiVersion, kind, name) }, "validate", "@o.yaml")
+      .stdout.split("\n")
+      .filter((l) => l.includes("metadata.name"));
+
+  it("RBAC roles and bindings are path segments (rbac validation ValidateRBACName)", () => {
+    for (const kind of ["ClusterRole", "Role", "ClusterRoleBinding", "RoleBinding"]) {
+      expect(nameFindings("rbac.authorization.k8s.io/v1", kind, "system:controller:foo"), kind).toEqual([]);
+      expect(nameFindings("rbac.authorization.k8s.io/v1", kind, "keda:edit"), kind).toEqual([]);
+    }
+    expect(nameFindings("rbac.authorization.k8s.io/v1", "ClusterRole", "a/b")).toEqual([
+      "o.yaml:3:12: error schema: metadata.name: Invalid value: \"a/b\": may not contain '/'",
+    ]);
+  });
+
+  it("Services are DNS-1035 labels (core validation ValidateServiceName)", () => {
+    expect(nameFindings("v1", "Service", "my.service")[0]).toContain(
+      'metadata.name: Invalid value: "my.service": a DNS-1035 label must consist of lower case alphanumeric characters',
+    );
+    expect(nameFindings("v1", "Service", "1web")[0]).toContain("a DNS-1035 label");
+    expect(nameFindings("v1", "Service", "web")).toEqual([]);
+  });
+
+  it("Namespaces are DNS-1123 labels, other kinds subdomains", () => {
+    expect(nameFindings("v1", "Namespace", "team.a")[0]).toContain('Invalid value: "team.a": must not contain dots');
+    expect(nameFindings("v1", "Namespace", "Team")[0]).toContain("a lowercase RFC 1123 label must consist of");
+    expect(nameFindings("v1", "ConfigMap", "team.a")).toEqual([]);
+    expect(nameFindings("v1", "ConfigMap", "system:foo")[0]).toContain("a lowercase RFC 1123 subdomain");
+  });
+});

@@ -5,6 +5,8 @@
  * the API versions Kubernetes removed.
  * Imports schema, path, findings, value and kubernetes-models.
  */
+
+export { nameRuleFor } from "./names.js";
 export { type BuiltinKind, builtinKinds, builtinSchemaFor } from "./registry.js";
 export { type RemovedApi, removedApi } from "./removed.js";
 export { hasBuiltinSchema, validateBuiltin } from "./schemas.js";

@@ -1,4 +1,4 @@
-import { removedApi, validateBuiltin } from "../builtins/index.js";
+import { nameRuleFor, removedApi, validateBuiltin } from "../builtins/index.js";
 import { type Finding, finding, required } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import { propertyOf, type SchemaNode } from "../schema/index.js";
@@ -141,7 +141,7 @@ export function validateObject(
         { object, oldObject, schema: target.unions },
         { ratcheting, schemaValidated: true },
       );
-      const metadata = validateObjectMetadata(object);
+      const metadata = validateObjectMetadata(object, nameRuleFor(apiVersion, kind));
       // apimachinery's metadata rules are the home of metadata: the OpenAPI types repeat some of them.
       const saidOfMetadata = new Set(metadata.map((f) => f.message));
       const own = (validateBuiltin(apiVersion, kind, object) ?? []).filter(

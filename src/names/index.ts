@@ -148,3 +148,14 @@ export function isValidPathSegmentName(name: string, prefix: boolean): string[] 
   if (!prefix && (name === "." || name === "..")) return [`may not be '${name}'`];
   return ["/", "%"].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
 }
+
+/** A kind's rule for `metadata.name` (`prefix`: checking a generateName). */
+export type NameRule = (name: string, prefix: boolean) => string[];
+
+/** apimachinery NameIsDNSSubdomain: most kinds. */
+export const nameIsDNSSubdomain: NameRule = (name, prefix) =>
+  isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
+/** apimachinery NameIsDNSLabel: Namespace. */
+export const nameIsDNSLabel: NameRule = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
+/** apimachinery NameIsDNS1035Label: Service. */
+export const nameIsDNS1035Label: NameRule = (name, prefix) => isDNS1035Label(prefix ? maskTrailingDash(name) : name);

@@ -14,6 +14,7 @@ export { type CompiledSchema, compileSchema } from "./compile.js";
 export { type ValidateOptions, validateWithSchema } from "./validate.js";
 
 import type { Finding } from "../findings/index.js";
+import type { NameRule } from "../names/index.js";
 import { getKey, isObject, type JsonValue } from "../value/index.js";
 import { validateObjectMeta } from "./metadata.js";
 import { at } from "./types.js";
@@ -23,7 +24,7 @@ import { at } from "./types.js";
  * name or generateName, namespace, labels and annotations in apimachinery's
  * words. Unknown ObjectMeta fields are left to the kind's own schema.
  */
-export function validateObjectMetadata(object: JsonValue): Finding[] {
+export function validateObjectMetadata(object: JsonValue, nameRule?: NameRule): Finding[] {
   const meta = isObject(object) ? getKey(object, "metadata") : undefined;
-  return validateObjectMeta(meta, at(undefined, "metadata"), { root: true, unknown: undefined });
+  return validateObjectMeta(meta, at(undefined, "metadata"), { root: true, unknown: undefined, nameRule });
 }

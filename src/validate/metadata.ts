@@ -3,11 +3,11 @@ import {
   byteLength,
   isDNS1035Label,
   isDNS1123Label,
-  isDNS1123Subdomain,
   isQualifiedName,
   isValidLabelValue,
   isValidPathSegmentName,
-  maskTrailingDash,
+  type NameRule,
+  nameIsDNSSubdomain,
 } from "../names/index.js";
 import { getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { tooLong } from "./keywords/string.js";
@@ -46,6 +46,8 @@ const totalAnnotationSizeLimit = 256 * 1024;
 export interface MetaOptions {
   /** The object root (names are DNS subdomains) or an embedded resource (path segments). */
   root: boolean;
+  /** The kind's own rule for names at the root, where it has one (Services, Namespaces, RBAC). */
+  nameRule?: NameRule;
   /** Severity of unknown ObjectMeta fields, or undefined to ignore them. */
   unknown: Severity | undefined;
 }
@@ -83,19 +85,17 @@ export function validateObjectMeta(meta: JsonValue | undefined, loc: Loc, opts: 
   };
   const name = str("name");
   const generateName = str("generateName");
+  const nameRule = opts.root ? (opts.nameRule ?? nameIsDNSSubdomain) : isValidPathSegmentName;
   if (generateName !== "") {
-    const msgs = opts.root
-      ? isDNS1123Subdomain(maskTrailingDash(generateName))
-      : isValidPathSegmentName(generateName, true);
-    for (const msg of msgs) out.push(invalid(toPath(at(loc, "generateName")), generateName, msg));
+    for (const msg of nameRule(generateName, true))
+      out.push(invalid(toPath(at(loc, "generateName")), generateName, msg));
   }
   if (name === "") {
     // The API server generates a name from generateName before validating; embedded resources need none.
     if (opts.root && generateName === "")
       out.push(required(toPath(at(loc, "name")), "name or generateName is required"));
   } else {
-    const msgs = opts.root ? isDNS1123Subdomain(name) : isValidPathSegmentName(name, false);
-    for (const msg of msgs) out.push(invalid(toPath(at(loc, "name")), name, msg));
+    for (const msg of nameRule(name, false)) out.push(invalid(toPath(at(loc, "name")), name, msg));
   }
   const namespace = str("namespace");
   if (namespace !== "") {

@@ -1,0 +1,28 @@
+/**
+ * Which rule the API server applies to `metadata.name` of each of its own
+ * kinds: most use NameIsDNSSubdomain; Namespaces are DNS labels
+ * (ValidateNamespaceName), Services DNS-1035 labels (ValidateServiceName),
+ * and RBAC's roles and bindings path segments (pkg/apis/rbac/validation
+ * ValidateRBACName), so `system:controller:foo` is a valid ClusterRole name.
+ */
+import {
+  isValidPathSegmentName,
+  type NameRule,
+  nameIsDNS1035Label,
+  nameIsDNSLabel,
+  nameIsDNSSubdomain,
+} from "../names/index.js";
+
+const byKind: Record<string, NameRule> = {
+  "/Namespace": nameIsDNSLabel,
+  "/Service": nameIsDNS1035Label,
+  "rbac.authorization.k8s.io/Role": isValidPathSegmentName,
+  "rbac.authorization.k8s.io/ClusterRole": isValidPathSegmentName,
+  "rbac.authorization.k8s.io/RoleBinding": isValidPathSegmentName,
+  "rbac.authorization.k8s.io/ClusterRoleBinding": isValidPathSegmentName,
+};
+
+export function nameRuleFor(apiVersion: string, kind: string): NameRule {
+  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
+  return byKind[`${group}/${kind}`] ?? nameIsDNSSubdomain;
+}
