@@ -185,3 +185,32 @@ describe("names per kind, as each kind's name validation in the API server", () 
     expect(nameFindings("v1", "ConfigMap", "system:foo")[0]).toContain("a lowercase RFC 1123 subdomain");
   });
 });
+
+describe("lists", () => {
+  it("every item of a kind: List and of a typed list is validated and located as an object of its own", () => {
+    // kubectl applies a List item by item (resource.Builder flattens it); each item is validated alone.
+    const list = `apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: good}
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: Bad_Name}
+`;
+    const typed = "apiVersion: v1\nkind: ConfigMapList\nitems:\n- metadata: {name: ok}\n- metadata: {name: Also_Bad}\n";
+    const { code, stdout, stderr } = kunion({ "l.yaml": list, "t.yaml": typed }, "validate", "@l.yaml", "@t.yaml");
+    expect(code).toBe(1);
+    expect(
+      stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split(": a lowercase")[0]),
+    ).toEqual([
+      'l.yaml:9:14: error schema: metadata.name: Invalid value: "Bad_Name"',
+      't.yaml:5:14: error schema: metadata.name: Invalid value: "Also_Bad"',
+    ]);
+    expect(stderr).toContain("2 file(s), 4 object(s)");
+  });
+});

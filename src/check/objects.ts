@@ -46,9 +46,45 @@ export function objectsOf(documents: readonly SourceDocument[]): { objects: Sour
       findings.push(at(doc, required(["apiVersion"], "", { rule: "object" })));
     if (typeof kind !== "string" || kind === "") findings.push(at(doc, required(["kind"], "", { rule: "object" })));
     if (typeof apiVersion !== "string" || typeof kind !== "string" || !apiVersion || !kind) continue;
+    const items = getKey(doc.value, "items");
+    if (kind.endsWith("List") && Array.isArray(items)) {
+      const listed = objectsOf(items.map((item, i) => listItem(doc, item, i, apiVersion, kind)));
+      objects.push(...listed.objects);
+      findings.push(...listed.findings);
+      continue;
+    }
     objects.push({ doc, object: doc.value, apiVersion, kind, identity: identityOf(doc.value, apiVersion, kind) });
   }
   return { objects, findings };
+}
+
+/**
+ * An item of a `kind: List` (or of a typed list such as DeploymentList) as a
+ * document of its own, located inside the list's text, as kubectl applies
+ * each item on its own. A typed list's items may leave out apiVersion and
+ * kind: they are the list's.
+ */
+function listItem(
+  doc: SourceDocument,
+  item: JsonValue,
+  index: number,
+  apiVersion: string,
+  kind: string,
+): SourceDocument {
+  let value = item;
+  if (kind !== "List" && isObject(item)) {
+    const typed: JsonObject = { ...item };
+    if (!Object.hasOwn(item, "apiVersion")) typed.apiVersion = apiVersion;
+    if (!Object.hasOwn(item, "kind")) typed.kind = kind.slice(0, -"List".length);
+    value = typed;
+  }
+  return {
+    file: doc.file,
+    index: doc.index,
+    value,
+    locate: (path) => doc.locate(["items", index, ...path]),
+    render: () => undefined,
+  };
 }
 
 /** kubectl's words for a kind the cluster no longer serves, with the release and what to use instead. */
