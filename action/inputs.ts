@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import * as core from "@actions/core";
 import { checkRef } from "../src/checkout/index.js";
-import type { Severity } from "../src/index.js";
+import { type KubernetesRelease, releaseOf, type Severity } from "../src/index.js";
 
 export interface Inputs {
   crds: string[];
@@ -21,6 +21,8 @@ export interface Inputs {
   summary: boolean;
   policy?: "kep" | "smd";
   strict?: boolean;
+  /** Undefined: the configuration's, else the newest. */
+  kubernetesVersion?: KubernetesRelease;
   token: string;
 }
 
@@ -55,6 +57,9 @@ export function getInputs(): Inputs {
     throw new Error(`policy must be kep or smd, not "${policy}"`);
   }
   const strict = core.getInput("strict").trim();
+  const version = core.getInput("kubernetes-version").trim();
+  const release = version === "" ? undefined : releaseOf(version);
+  if (release && "error" in release) throw new Error(`kubernetes-version ${release.error}`);
   return {
     crds: core.getMultilineInput("crds"),
     manifests: core.getMultilineInput("manifests"),
@@ -68,6 +73,7 @@ export function getInputs(): Inputs {
     summary: flag("summary", true),
     policy: policy === "" ? undefined : policy,
     strict: strict === "" ? undefined : flag("strict", true),
+    kubernetesVersion: release?.release,
     token: core.getInput("token").trim() || process.env.GITHUB_TOKEN || "",
   };
 }

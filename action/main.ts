@@ -8,7 +8,7 @@ import { appendFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
 import { loadConfig, readGlobbed, repositoryCrds } from "../src/checkout/index.js";
-import { applySeverities, checkChanges, type Finding, failsAt, summarize } from "../src/index.js";
+import { applySeverities, checkChanges, type Finding, failsAt, releaseOf, summarize } from "../src/index.js";
 import { collect } from "./changes.js";
 import { getInputs, readContext } from "./inputs.js";
 import { annotate, summaryText, writeReports } from "./report.js";
@@ -26,6 +26,12 @@ export async function main(): Promise<void> {
       core.setFailed(`the configuration ${configErrors[0]?.file} is not valid: ${configErrors[0]?.message}`);
       return;
     }
+    const configured = config.kubernetesVersion === undefined ? undefined : releaseOf(config.kubernetesVersion);
+    if (configured && "error" in configured) {
+      core.setFailed(`the configuration's kubernetesVersion ${configured.error}`);
+      return;
+    }
+    const kubernetesVersion = inputs.kubernetesVersion ?? configured?.release;
     const started = Date.now();
     const collected = await collect(inputs, config, ctx);
     const { changed, problems, notes } = collected;
@@ -43,6 +49,7 @@ export async function main(): Promise<void> {
           crds: crds.files,
           goTypes: goTypes.files,
           unknownFields: strict ? "error" : "warning",
+          kubernetesVersion,
         }),
       ];
     }

@@ -214,3 +214,26 @@ items:
     expect(stderr).toContain("2 file(s), 4 object(s)");
   });
 });
+
+describe("the Kubernetes release to validate for", () => {
+  const cm = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n";
+
+  it("is chosen with --kubernetes-version or kubernetesVersion, unquoted or quoted; others are usage errors", () => {
+    expect(kunion({ "c.yaml": cm }, "validate", "--kubernetes-version", "1.34", "@c.yaml").code).toBe(0);
+    const unknown = kunion({ "c.yaml": cm }, "validate", "--kubernetes-version", "1.20", "@c.yaml");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--kubernetes-version must be one of 1.32, 1.33, 1.34, 1.35, not "1.20"');
+    const dir = mkdtempSync(join(tmpdir(), "kunion-release-"));
+    for (const [text, code] of [
+      ["kubernetesVersion: 1.33\n", 0],
+      ['kubernetesVersion: "1.35"\n', 0],
+      ["kubernetesVersion: 2.1\n", 2],
+    ] as const) {
+      writeFileSync(join(dir, "k.yaml"), text);
+      const run = kunion({ "c.yaml": cm }, "validate", "--config", join(dir, "k.yaml"), "@c.yaml");
+      expect(run.code, text).toBe(code);
+      if (code === 2) expect(run.stderr).toContain("kubernetesVersion in the configuration must be one of");
+    }
+    expect(kunion({ "c.yaml": cm }, "normalize", "--kubernetes-version", "1.35", "@c.yaml").code).toBe(2);
+  });
+});

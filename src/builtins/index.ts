@@ -8,5 +8,13 @@
 
 export { nameRuleFor } from "./names.js";
 export { type BuiltinKind, builtinKinds, builtinSchemaFor } from "./registry.js";
+export {
+  defaultRelease,
+  isKubernetesRelease,
+  type KubernetesRelease,
+  kubernetesReleases,
+  minorOf,
+  releaseOf,
+} from "./releases.js";
 export { type RemovedApi, removedApi } from "./removed.js";
 export { hasBuiltinSchema, validateBuiltin } from "./schemas.js";

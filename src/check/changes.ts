@@ -1,3 +1,4 @@
+import type { KubernetesRelease } from "../builtins/index.js";
 import { isCrd } from "../crd/index.js";
 import type { DiffOptions } from "../evolution/index.js";
 import { type Finding, finding } from "../findings/index.js";
@@ -19,6 +20,8 @@ export interface CheckOptions extends DiffOptions {
   crds?: readonly TextFile[];
   goTypes?: readonly TextFile[];
   unknownFields?: "error" | "warning" | "ignore";
+  /** The release to validate for (default the newest). */
+  kubernetesVersion?: KubernetesRelease;
 }
 
 /**
@@ -53,10 +56,12 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
     crds: options.crds ?? [],
     goTypes: options.goTypes ?? [],
     old: files.flatMap((f) => (f.before === undefined ? [] : [{ path: f.path, text: f.before }])),
+    kubernetesVersion: options.kubernetesVersion,
   });
   const validated = validateObjects(workspace.objects, workspace.catalog, {
     old: workspace.old,
     unknownFields: options.unknownFields ?? "error",
+    kubernetesVersion: options.kubernetesVersion,
   });
   // A changed conversion declaration: the round-trip check over samples of every version.
   for (const f of files) {

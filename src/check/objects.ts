@@ -1,4 +1,11 @@
-import { nameRuleFor, removedApi, validateBuiltin } from "../builtins/index.js";
+import {
+  defaultRelease,
+  type KubernetesRelease,
+  minorOf,
+  nameRuleFor,
+  removedApi,
+  validateBuiltin,
+} from "../builtins/index.js";
 import { type Finding, finding, required } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import { propertyOf, type SchemaNode } from "../schema/index.js";
@@ -19,13 +26,17 @@ export interface SourceObject {
 }
 
 /** The objects among documents: CRDs and schema files are declarations, not objects. */
-export function objectsOf(documents: readonly SourceDocument[]): { objects: SourceObject[]; findings: Finding[] } {
+export function objectsOf(
+  documents: readonly SourceDocument[],
+  release: KubernetesRelease = defaultRelease,
+): { objects: SourceObject[]; findings: Finding[] } {
   const objects: SourceObject[] = [];
   const findings: Finding[] = [];
   for (const doc of documents) {
     if (isSchemaDocument(doc.value)) {
       // A CRD among the inputs is read as a schema, but is also an object to apply.
-      const removed = isObject(doc.value) && removedApiFinding(String(doc.value.apiVersion), String(doc.value.kind));
+      const removed =
+        isObject(doc.value) && removedApiFinding(String(doc.value.apiVersion), String(doc.value.kind), release);
       if (removed) findings.push(at(doc, removed));
       continue;
     }
@@ -48,7 +59,10 @@ export function objectsOf(documents: readonly SourceDocument[]): { objects: Sour
     if (typeof apiVersion !== "string" || typeof kind !== "string" || !apiVersion || !kind) continue;
     const items = getKey(doc.value, "items");
     if (kind.endsWith("List") && Array.isArray(items)) {
-      const listed = objectsOf(items.map((item, i) => listItem(doc, item, i, apiVersion, kind)));
+      const listed = objectsOf(
+        items.map((item, i) => listItem(doc, item, i, apiVersion, kind)),
+        release,
+      );
       objects.push(...listed.objects);
       findings.push(...listed.findings);
       continue;
@@ -88,8 +102,8 @@ function listItem(
 }
 
 /** kubectl's words for a kind the cluster no longer serves, with the release and what to use instead. */
-function removedApiFinding(apiVersion: string, kind: string): Finding | undefined {
-  const removal = removedApi(apiVersion, kind);
+function removedApiFinding(apiVersion: string, kind: string, release: KubernetesRelease): Finding | undefined {
+  const removal = removedApi(apiVersion, kind, minorOf(release));
   if (!removal) return undefined;
   const instead = removal.replacement ? `; use ${removal.replacement}` : "";
   const detail = `no matches for kind "${kind}" in version "${apiVersion}": removed in Kubernetes 1.${removal.removedIn}${instead}`;
@@ -120,6 +134,8 @@ export interface ValidateObjectsOptions {
   old?: ReadonlyMap<string, JsonObject>;
   /** Union ratcheting on update (default true). */
   ratcheting?: boolean;
+  /** The release to validate for (default the newest): the API versions it serves. */
+  kubernetesVersion?: KubernetesRelease;
   /** Fields no schema declares: errors (kubectl --validate=strict, the default), warnings, or ignored. */
   unknownFields?: "error" | "warning" | "ignore";
 }
@@ -145,7 +161,8 @@ export function validateObject(
   const target = catalog.resolve(apiVersion, kind);
   const { oldObject } = options;
   const ratcheting = options.ratcheting ?? true;
-  const removed = target?.kind === "crd" ? undefined : removedApiFinding(apiVersion, kind);
+  const release = options.kubernetesVersion ?? defaultRelease;
+  const removed = target?.kind === "crd" ? undefined : removedApiFinding(apiVersion, kind, release);
   if (removed) return [removed];
   if (!target) {
     const detail = `${apiVersion}, Kind=${kind} (give its CRD to check it)`;

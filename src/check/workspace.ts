@@ -1,3 +1,4 @@
+import type { KubernetesRelease } from "../builtins/index.js";
 import type { Finding } from "../findings/index.js";
 import { parseSource, type SourceDocument } from "../source/index.js";
 import type { JsonObject } from "../value/index.js";
@@ -16,6 +17,8 @@ export interface WorkspaceInput {
   goTypes?: readonly TextFile[];
   /** The previous revision of the objects. */
   old?: readonly TextFile[];
+  /** The release the objects are for (default the newest): the API versions it serves. */
+  kubernetesVersion?: KubernetesRelease;
 }
 
 /** Everything read and paired, ready for `validateObjects` or `normalizeObjects`. */
@@ -43,7 +46,7 @@ export function loadWorkspace(input: WorkspaceInput): Workspace {
   const inputs = parseAll(input.inputs);
   const old = parseAll(input.old ?? []);
   const { catalog, findings: declared } = buildCatalog([...crds.documents, ...inputs.documents], input.goTypes ?? []);
-  const { objects, findings: malformed } = objectsOf(inputs.documents);
+  const { objects, findings: malformed } = objectsOf(inputs.documents, input.kubernetesVersion);
   return {
     catalog,
     objects,

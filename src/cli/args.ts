@@ -27,6 +27,7 @@ validate:
   --fail-on L      error | warning | notice | never (default error): exit 1 when a finding reaches L
   --no-ratcheting  report union errors an update did not introduce
   --strict / --no-strict  unknown fields as errors (default) or warnings
+  --kubernetes-version V  the release to validate for: 1.32 to 1.35 (default 1.35; also check)
 
 normalize:
   --mode M         update (default) | apply (objects are applied configurations, --old the live objects)
@@ -56,6 +57,8 @@ export interface ValidateArgs extends CommonArgs {
   ratcheting: boolean;
   /** Undefined: the configuration's, else strict. */
   strict?: boolean;
+  /** Undefined: the configuration's, else the newest. */
+  kubernetesVersion?: string;
 }
 
 export interface NormalizeArgs extends CommonArgs {
@@ -80,6 +83,7 @@ export interface CheckArgs {
   output: "text" | "json" | "sarif" | "github";
   failOn?: "error" | "warning" | "notice" | "never";
   config?: string;
+  kubernetesVersion?: string;
 }
 
 export interface ConvertArgs {
@@ -138,6 +142,7 @@ export function parseCommandLine(argv: readonly string[]): Args {
         to: { type: "string" },
         mode: { type: "string" },
         policy: { type: "string" },
+        "kubernetes-version": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -146,6 +151,8 @@ export function parseCommandLine(argv: readonly string[]): Args {
   }
   const v = parsed.values;
   if (v.help) return { command: "help" };
+  if (v["kubernetes-version"] !== undefined && command !== "validate" && command !== "check")
+    throw new UsageError("--kubernetes-version belongs to validate and check");
   if (command === "convert") {
     if (typeof v.to !== "string") throw new UsageError("convert needs --to VERSION");
     const conversion = v.conversion as string[];
@@ -173,6 +180,7 @@ export function parseCommandLine(argv: readonly string[]): Args {
       base: typeof v.base === "string" ? v.base : "HEAD",
       output: oneOf("output", v.output as string | undefined, ["text", "json", "sarif", "github"], "text"),
       failOn: optionalOneOf("fail-on", v["fail-on"] as string | undefined, ["error", "warning", "notice", "never"]),
+      kubernetesVersion: v["kubernetes-version"] as string | undefined,
     };
     if (typeof v.config === "string") out.config = v.config;
     return out;
@@ -211,8 +219,10 @@ export function parseCommandLine(argv: readonly string[]): Args {
       failOn: optionalOneOf("fail-on", v["fail-on"] as string | undefined, ["error", "warning", "notice", "never"]),
       ratcheting: v.ratcheting as boolean,
       strict: v.strict as boolean | undefined,
+      kubernetesVersion: v["kubernetes-version"] as string | undefined,
     };
   }
+
   if (v["fail-on"] !== undefined) throw new UsageError("--fail-on belongs to validate");
   return {
     ...common,

@@ -21,6 +21,7 @@ import {
   applySeverities,
   checkChanges,
   convert,
+  defaultRelease,
   diffCrdFiles,
   type Finding,
   failsAt,
@@ -30,12 +31,14 @@ import {
   formatSarif,
   formatText,
   type JsonValue,
+  type KubernetesRelease,
   type KunionConfig,
   loadConversions,
   loadWorkspace,
   normalizeObjects,
   type PathSegment,
   readConfig,
+  releaseOf,
   type Summary,
   summarize,
   type TextFile,
@@ -120,7 +123,7 @@ function checkoutRoot(): string {
  */
 const configured = (globs: readonly string[] | undefined) => readGlobbed(process.cwd(), globs ?? []);
 
-function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig) {
+function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernetesVersion?: KubernetesRelease) {
   const inputs = readInputs(args.paths);
   const crds = configured(config.crds);
   const goTypes = configured(config.goTypes);
@@ -129,6 +132,7 @@ function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig) {
     crds: [...readInputs(args.crd), ...crds.files],
     goTypes: [...readInputs(args.goTypes, isGoTypes), ...goTypes.files],
     old: args.old ? readInputs([args.old]) : [],
+    kubernetesVersion,
   });
   return {
     ...workspace,
@@ -137,13 +141,26 @@ function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig) {
   };
 }
 
+/** The release chosen on the command line, else in the configuration, else the newest. */
+function release(args: ValidateArgs | CheckArgs, config: KunionConfig): KubernetesRelease {
+  const given = args.kubernetesVersion ?? config.kubernetesVersion;
+  if (given === undefined) return defaultRelease;
+  const parsed = releaseOf(given);
+  if ("release" in parsed) return parsed.release;
+  const where =
+    args.kubernetesVersion !== undefined ? "--kubernetes-version" : "kubernetesVersion in the configuration";
+  throw new UsageError(`${where} ${parsed.error}`);
+}
+
 function validate(args: ValidateArgs, io: Io, config: KunionConfig): number {
-  const { catalog, objects, old, files, findings } = load(args, config);
+  const kubernetesVersion = release(args, config);
+  const { catalog, objects, old, files, findings } = load(args, config, kubernetesVersion);
   const strict = args.strict ?? config.strict ?? true;
   const found = validateObjects(objects, catalog, {
     old,
     ratcheting: args.ratcheting,
     unknownFields: strict ? "error" : "warning",
+    kubernetesVersion,
   });
   const all = applySeverities([...findings, ...found], config.rules);
   const failOn = args.failOn ?? config.failOn ?? "error";
@@ -158,6 +175,7 @@ function crdDiff(args: CrdDiffArgs, io: Io, config: KunionConfig): number {
 }
 
 function check(root: string, args: CheckArgs, io: Io, config: KunionConfig): number {
+  const kubernetesVersion = release(args, config);
   let base: string | undefined;
   try {
     base = resolveCommit(root, checkRef(args.base));
@@ -189,6 +207,7 @@ function check(root: string, args: CheckArgs, io: Io, config: KunionConfig): num
         crds: crds.files,
         goTypes: goTypes.files,
         unknownFields: (config.strict ?? true) ? "error" : "warning",
+        kubernetesVersion,
       }),
     ],
     config.rules,

@@ -21,6 +21,8 @@ export interface KunionConfig {
   policy?: "kep" | "smd";
   strict?: boolean;
   failOn?: Severity | "never";
+  /** Checked where it is used (releaseOf): unquoted, YAML reads 1.35 as a number. */
+  kubernetesVersion?: JsonValue;
 }
 
 /** Reads a configuration file; with findings, the configuration is empty. */

@@ -29,5 +29,10 @@ export const configSchema = {
     strict: { type: "boolean" },
     /** The severity that fails a run. */
     failOn: { enum: ["error", "warning", "notice", "never"] },
+    /**
+     * The Kubernetes release to validate for ("1.35"). Unquoted, YAML reads it as a number;
+     * which releases kunion knows is checked where it is used.
+     */
+    kubernetesVersion: {},
   },
 } as const;

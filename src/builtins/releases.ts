@@ -1,0 +1,27 @@
+/**
+ * The Kubernetes releases kunion validates for, chosen with
+ * `--kubernetes-version` (CLI), `kubernetesVersion` (.kunion.yaml, HTTP) or
+ * the Action's `kubernetes-version` input; the newest by default. What a
+ * release changes: the API versions it still serves, and how it words CEL
+ * failures.
+ */
+export const kubernetesReleases = ["1.32", "1.33", "1.34", "1.35"] as const;
+export type KubernetesRelease = (typeof kubernetesReleases)[number];
+export const defaultRelease: KubernetesRelease = "1.35";
+
+export const isKubernetesRelease = (v: string): v is KubernetesRelease =>
+  (kubernetesReleases as readonly string[]).includes(v);
+
+/**
+ * A release as a user wrote it (`1.35`, or the number YAML reads from an
+ * unquoted 1.35), or why it is not one kunion knows.
+ */
+export function releaseOf(value: unknown): { release: KubernetesRelease } | { error: string } {
+  const text = typeof value === "number" ? String(value) : value;
+  if (typeof text === "string" && isKubernetesRelease(text)) return { release: text };
+  const shown = typeof text === "string" && text.length <= 16 ? `"${text}"` : "this value";
+  return { error: `must be one of ${kubernetesReleases.join(", ")}, not ${shown}` };
+}
+
+/** The minor number of a release: 35 for "1.35". */
+export const minorOf = (release: KubernetesRelease): number => Number(release.slice(2));
