@@ -57,7 +57,7 @@ describe("HTTP app with an inline-deployed CRD", () => {
     const body = await json(res);
     expect(body.valid).toBe(false);
     expect(body.findings.map((f: { message: string }) => f.message)).toEqual([
-      'spec: Invalid value: "object": failed rule: [has(self.a),has(self.b)].filter(x,x==true).size() <= 1',
+      "spec: Invalid value: failed rule: [has(self.a),has(self.b)].filter(x,x==true).size() <= 1",
     ]);
   });
 

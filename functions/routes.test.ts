@@ -257,7 +257,7 @@ describe("POST /v1/admit: the mutating admission webhook", () => {
     expect(status.details.causes).toContainEqual({
       reason: "FieldValueInvalid",
       field: "spec.destination",
-      message: 'spec.destination: Invalid value: "object": gcs must be nil if the type is not GCS',
+      message: "spec.destination: Invalid value: gcs must be nil if the type is not GCS",
     });
     expect(status.details.causes.map((c: { field: string }) => c.field)).toContain("spec.schedule");
     expect(status.message).toBe(status.details.causes.map((c: { message: string }) => c.message).join("; "));

@@ -237,3 +237,53 @@ describe("the Kubernetes release to validate for", () => {
     expect(kunion({ "c.yaml": cm }, "normalize", "--kubernetes-version", "1.35", "@c.yaml").code).toBe(2);
   });
 });
+
+describe("CEL failure messages by release", () => {
+  // kubernetes#132798 and #133832: from 1.35 a failing rule prints a simple value and omits an object;
+  // 1.34 and older print the type of self.
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations: [{rule: "has(self.size)", message: "size is required"}]
+            properties:
+              size: {type: integer, x-kubernetes-validations: [{rule: "self >= 0", message: "must not be negative"}]}
+`;
+  const widget = (spec: string) => `apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: ${spec}\n`;
+  const messages = (release: string, spec: string) =>
+    kunion(
+      { "crd.yaml": crd, "w.yaml": widget(spec) },
+      "validate",
+      "--kubernetes-version",
+      release,
+      "--crd",
+      "@crd.yaml",
+      "@w.yaml",
+    )
+      .stdout.trim()
+      .split("\n")
+      .map((l) => l.slice(l.indexOf(" cel: ") + 6));
+
+  it("1.35 prints a simple value as it is and an object not at all", () => {
+    expect(messages("1.35", "{size: -3}")).toEqual(["spec.size: Invalid value: -3: must not be negative"]);
+    expect(messages("1.35", "{}")).toEqual(["spec: Invalid value: size is required"]);
+  });
+
+  it("1.34 prints the type", () => {
+    expect(messages("1.34", "{size: -3}")).toEqual(['spec.size: Invalid value: "integer": must not be negative']);
+    expect(messages("1.34", "{}")).toEqual(['spec: Invalid value: "object": size is required']);
+  });
+});

@@ -182,7 +182,7 @@ spec:
     const found = validateObjects(ws.objects, ws.catalog).map((f) => `${f.line}: ${f.message}`);
     // CEL names the field `__underscores__proto__underscores__` (Kubernetes' escaping); the rule reports it itself.
     expect(found).toEqual([
-      '1: spec: Invalid value: "object": failed rule: [has(self.__underscores__proto__underscores__),has(self.constructor)].filter(x,x==true).size() <= 1',
+      "1: spec: Invalid value: failed rule: [has(self.__underscores__proto__underscores__),has(self.constructor)].filter(x,x==true).size() <= 1",
     ]);
     expect(polluted().type).toBeUndefined();
   });
@@ -235,7 +235,7 @@ describe("hostile schemas are answered with findings, fast", () => {
     expect(stdout).toMatch(
       /crd\.json:1:\d+: error cel: .*x-kubernetes-validations\[500\]\.rule: Invalid schema: compilation failed/,
     );
-    expect(stdout).toContain('thing.json:1:71: error cel: spec: Invalid value: "object": failed rule: self.n != 7');
+    expect(stdout).toContain("thing.json:1:71: error cel: spec: Invalid value: failed rule: self.n != 7");
     expect(stdout.match(/failed rule/g)).toHaveLength(1);
   });
 

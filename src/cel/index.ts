@@ -15,10 +15,11 @@
 import { type Finding, finding } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import type { JsonObject, JsonValue } from "../value/index.js";
-import { type CompiledRules, compileRulesImpl, evaluateRulesImpl } from "./rules.js";
+import { type CelBadValue, type CompiledRules, compileRulesImpl, evaluateRulesImpl } from "./rules.js";
 
 export { PER_CALL_LIMIT, RUNTIME_BUDGET } from "./cost.js";
 export { escapeName, unescapeName } from "./escape.js";
+export type { CelBadValue } from "./rules.js";
 
 /** Compiled `x-kubernetes-validations` of one schema node (opaque: compiled programs + metadata). */
 export interface CelRules {
@@ -69,9 +70,10 @@ export function evaluateRules(
   oldSelf: JsonValue | undefined,
   dataPath: FieldPath,
   budget: CelBudget,
+  badValue?: CelBadValue,
 ): Finding[] {
   try {
-    return evaluateRulesImpl(rules as CompiledRules, self, oldSelf, dataPath, budget);
+    return evaluateRulesImpl(rules as CompiledRules, self, oldSelf, dataPath, budget, badValue);
   } catch (e) {
     const detail = `internal error evaluating rules: ${e instanceof Error ? e.message : String(e)}`;
     return [finding({ type: "FieldValueInvalid", path: dataPath, detail, rule: "cel" })];

@@ -20,7 +20,7 @@ function messages(schema: JsonObject, self: JsonValue, oldSelf?: JsonValue, path
   const { rules, findings } = compile(schema);
   expect(findings.map((f) => f.message)).toEqual([]);
   if (rules === undefined) throw new Error("no rules");
-  return evaluateRules(rules, self, oldSelf, path, budget()).map((f) => f.message);
+  return evaluateRules(rules, self, oldSelf, path, budget(), "type").map((f) => f.message);
 }
 
 describe("property name escaping", () => {
@@ -74,14 +74,21 @@ describe("property name escaping", () => {
       kind: "ConfigMap",
       resourceRef: { name: "using-resource", namespace: "crossplane-system" },
     };
-    const out = evaluateRules(rules!, { replayDeletion: true, of, reason: "protected" }, undefined, ["spec"], budget());
+    const out = evaluateRules(
+      rules!,
+      { replayDeletion: true, of, reason: "protected" },
+      undefined,
+      ["spec"],
+      budget(),
+      "type",
+    );
     expect(out.map((f) => f.message)).toEqual([
       'spec: Invalid value: "object": cross-namespace "spec.of" is not allowed without "spec.by" resource.',
     ]);
     const sameNs = { ...of, resourceRef: { name: "using-resource" } };
-    expect(evaluateRules(rules!, { of: sameNs, reason: "r" }, undefined, ["spec"], budget())).toEqual([]);
+    expect(evaluateRules(rules!, { of: sameNs, reason: "r" }, undefined, ["spec"], budget(), "type")).toEqual([]);
     const withBy = { of, by: { apiVersion: "v1", kind: "Pod", resourceRef: { name: "p" } } };
-    expect(evaluateRules(rules!, withBy, undefined, ["spec"], budget())).toEqual([]);
+    expect(evaluateRules(rules!, withBy, undefined, ["spec"], budget(), "type")).toEqual([]);
   });
 });
 
@@ -212,10 +219,10 @@ describe("transition rules", () => {
     const { rules, findings } = compileRules(state, ["spec", "state"]);
     expect(findings).toEqual([]);
     const path = ["spec", "state"];
-    expect(evaluateRules(rules!, "Active", "Inactive", path, budget())).toEqual([]);
-    expect(evaluateRules(rules!, "Active", "Active", path, budget())).toEqual([]);
-    expect(evaluateRules(rules!, "Inactive", undefined, path, budget())).toEqual([]);
-    expect(evaluateRules(rules!, "Inactive", "Active", path, budget()).map((f) => f.message)).toEqual([
+    expect(evaluateRules(rules!, "Active", "Inactive", path, budget(), "type")).toEqual([]);
+    expect(evaluateRules(rules!, "Active", "Active", path, budget(), "type")).toEqual([]);
+    expect(evaluateRules(rules!, "Inactive", undefined, path, budget(), "type")).toEqual([]);
+    expect(evaluateRules(rules!, "Inactive", "Active", path, budget(), "type").map((f) => f.message)).toEqual([
       'spec.state: Invalid value: "string": state cannot be changed once it becomes Active',
     ]);
   });
@@ -226,11 +233,11 @@ describe("transition rules", () => {
       { rule: "self == oldSelf", message: "immutable" },
     );
     const { rules } = compile(schema);
-    const unchanged = evaluateRules(rules!, "abcd", "abcd", ["spec"], budget());
+    const unchanged = evaluateRules(rules!, "abcd", "abcd", ["spec"], budget(), "type");
     expect(unchanged.map((f) => [f.severity, f.message])).toEqual([
       ["warning", 'spec: Invalid value: "string": too long'],
     ]);
-    const changed = evaluateRules(rules!, "abcd", "abcde", ["spec"], budget());
+    const changed = evaluateRules(rules!, "abcd", "abcde", ["spec"], budget(), "type");
     expect(changed.map((f) => [f.severity, f.detail])).toEqual([
       ["error", "too long"],
       ["error", "immutable"],
@@ -258,7 +265,26 @@ describe("messages, messageExpression, reason, fieldPath", () => {
       m: { type: "object", additionalProperties: { type: "string" } },
     },
   };
-  test("default message and the type name as the bad value", () => {
+  test("Kubernetes 1.35 prints a simple value as it is and an object or list not at all", () => {
+    // kubernetes#132798 and #133832 (apiextensions-apiserver schema/cel/validation.go, 1.35).
+    const run = (schema: JsonObject, self: JsonValue) => {
+      const { rules } = compile(schema);
+      return evaluateRules(rules!, self, undefined, ["spec"], budget(), "value").map((f) => f.message);
+    };
+    expect(run(withRules(obj, { rule: "self.a > 1" }), { a: 1 })).toEqual([
+      "spec: Invalid value: failed rule: self.a > 1",
+    ]);
+    expect(run(withRules({ type: "integer" }, { rule: "self >= 0" }), -3)).toEqual([
+      "spec: Invalid value: -3: failed rule: self >= 0",
+    ]);
+    expect(run(withRules({ type: "string" }, { rule: "self != 'x'", message: "not x" }), "x")).toEqual([
+      'spec: Invalid value: "x": not x',
+    ]);
+    expect(run(withRules({ type: "array", items: { type: "string" } }, { rule: "size(self) > 1" }), ["x"])).toEqual([
+      "spec: Invalid value: failed rule: size(self) > 1",
+    ]);
+  });
+  test("Kubernetes 1.34 and older: default message and the type name as the bad value", () => {
     expect(messages(withRules(obj, { rule: "self.a > 1" }), { a: 1 })).toEqual([
       'spec: Invalid value: "object": failed rule: self.a > 1',
     ]);
@@ -302,6 +328,7 @@ describe("messages, messageExpression, reason, fieldPath", () => {
         undefined,
         ["spec"],
         budget(),
+        "type",
       ).map((f) => f.message);
     expect(out(".b.c")).toEqual(['spec.b.c: Invalid value: "object": m']);
     expect(out(".b['c']")).toEqual(['spec.b.c: Invalid value: "object": m']);
@@ -348,7 +375,7 @@ describe("compile errors are SchemaError findings", () => {
   test("the other rules of the node still compile", () => {
     const out = compile(withRules(obj, { rule: "self.b == 1" }, { rule: "self.a > 0" }));
     expect(out.findings).toHaveLength(1);
-    expect(evaluateRules(out.rules!, { a: 0 }, undefined, ["spec"], budget()).map((f) => f.detail)).toEqual([
+    expect(evaluateRules(out.rules!, { a: 0 }, undefined, ["spec"], budget(), "type").map((f) => f.detail)).toEqual([
       "failed rule: self.a > 0",
     ]);
   });
@@ -375,7 +402,7 @@ describe("cost limits", () => {
     const { rules } = compile(schema);
     const b = budget();
     const start = performance.now();
-    const out = evaluateRules(rules!, list, undefined, ["spec", "items"], b);
+    const out = evaluateRules(rules!, list, undefined, ["spec", "items"], b, "type");
     expect(performance.now() - start).toBeLessThan(1000);
     expect(out.map((f) => f.message)).toEqual([
       `spec.items: Invalid value: "array": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: self.all(x, self.all(y, self.all(z, true)))`,
@@ -387,7 +414,7 @@ describe("cost limits", () => {
   test("running out of the per-object budget", () => {
     const { rules } = compile(schema);
     const start = performance.now();
-    const out = evaluateRules(rules!, list, undefined, ["spec"], { remaining: 50_000 });
+    const out = evaluateRules(rules!, list, undefined, ["spec"], { remaining: 50_000 }, "type");
     expect(performance.now() - start).toBeLessThan(1000);
     expect(out.map((f) => f.message)).toEqual([
       'spec: Invalid value: "array": validation failed due to running out of cost budget, no further validation rules will be run',

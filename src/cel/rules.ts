@@ -352,7 +352,7 @@ function errorText(e: unknown): string {
   return msg;
 }
 
-function reasonFinding(path: FieldPath, typeName: string, detail: string, reason: FindingType): Finding {
+function reasonFinding(path: FieldPath, typeName: unknown, detail: string, reason: FindingType): Finding {
   switch (reason) {
     case "FieldValueForbidden":
       return finding({ type: "FieldValueForbidden", path, detail, rule: "cel" });
@@ -365,7 +365,7 @@ function reasonFinding(path: FieldPath, typeName: string, detail: string, reason
   }
 }
 
-const invalidAt = (path: FieldPath, typeName: string, detail: string) =>
+const invalidAt = (path: FieldPath, typeName: unknown, detail: string) =>
   finding({ type: "FieldValueInvalid", path, badValue: typeName, detail, rule: "cel" });
 
 interface RunResult {
@@ -386,16 +386,30 @@ function run(p: Program, bindings: Record<string, unknown>, limit: number): RunR
   return { value, cost: meter.cost, exceeded: meter.exceeded };
 }
 
+/**
+ * How a failed rule prints the value it judged: Kubernetes 1.34 and older
+ * print its type (`Invalid value: "integer"`); from 1.35 a simple value is
+ * printed as it is and an object or list not at all (kubernetes#132798,
+ * #133832).
+ */
+export type CelBadValue = "type" | "value";
+
+function badValueOf(self: JsonValue, typeName: string, form: CelBadValue): string | number | boolean | undefined {
+  if (form === "type") return typeName;
+  return typeof self === "string" || typeof self === "number" || typeof self === "boolean" ? self : undefined;
+}
+
 export function evaluateRulesImpl(
   rules: CompiledRules,
   self: JsonValue,
   oldSelf: JsonValue | undefined,
   dataPath: FieldPath,
   budget: { remaining: number },
+  form: CelBadValue = "value",
 ): Finding[] {
   const out: Finding[] = [];
   if (budget.remaining < 0 || self === null || self === undefined) return out;
-  const tn = rules.typeName;
+  const tn = badValueOf(self, rules.typeName, form);
   const selfVal = toCelValue(self, rules.selfType);
   const oldVal = oldSelf === undefined || oldSelf === null ? undefined : toCelValue(oldSelf, rules.selfType);
   const plain: Record<string, unknown> = { self: selfVal };

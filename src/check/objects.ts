@@ -181,7 +181,11 @@ export function validateObject(
       const { checked, ignored } = withoutIgnoredStatus(object, target.version.statusSubresource);
       const oldChecked = oldObject && withoutIgnoredStatus(oldObject, target.version.statusSubresource).checked;
       const schema = target.compiled
-        ? validateWithSchema(target.compiled, checked, { oldObject: oldChecked, unknownFields })
+        ? validateWithSchema(target.compiled, checked, {
+            oldObject: oldChecked,
+            unknownFields,
+            celBadValue: minorOf(release) >= 35 ? "value" : "type",
+          })
         : { object: checked, findings: [] };
       const unions = validateUnions(
         { object: schema.object, oldObject: oldChecked, schema: target.version.schema },

@@ -30,17 +30,17 @@ describe("CEL through the validator", () => {
 
   it("evaluates rules on the defaulted value, with rule 'cel' findings at the node's path", () => {
     const r = run(schema, { min: 3, max: 1 });
-    expect(errors(r.findings)).toEqual(['error spec: Invalid value: "object": min must not exceed max']);
+    expect(errors(r.findings)).toEqual(["error spec: Invalid value: min must not exceed max"]);
     expect(r.findings.find((f) => f.rule === "cel")?.path).toEqual(["spec"]);
     expect(errors(run(schema, { min: 1 }).findings)).toEqual([
-      'error spec: Invalid value: "object": max is required in Pipeline mode',
+      "error spec: Invalid value: max is required in Pipeline mode",
     ]);
   });
 
   it("runs transition rules only on update, against the correlated old value", () => {
     expect(errors(run(schema, { name: "a", max: 1 }).findings)).toEqual([]);
     expect(errors(run(schema, { name: "b", max: 1 }, { oldObject: { name: "a", max: 1 } }).findings)).toEqual([
-      'error spec.name: Invalid value: "string": Value is immutable',
+      'error spec.name: Invalid value: "b": Value is immutable',
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { type CelBudget, type CelRules, evaluateRules } from "../cel/index.js";
+import { type CelBadValue, type CelBudget, type CelRules, evaluateRules } from "../cel/index.js";
 import { type Finding, invalid, type Severity } from "../findings/index.js";
 import { deepEqual, getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { type Compiled, type CompiledSchema, maxDepth } from "./compile.js";
@@ -14,6 +14,8 @@ export interface ValidateOptions {
   unknownFields?: "error" | "warning" | "ignore";
   /** Runtime CEL cost budget for the object (API server: 1e7; each expression is limited to 1e6 by the CEL module). */
   celCostLimit?: number;
+  /** How CEL failures print the value they judged: by release (see CelBadValue); the newest by default. */
+  celBadValue?: CelBadValue;
 }
 
 /** Field errors that make the API server skip CEL (customresource strategy's hasBlockingErr). */
@@ -83,7 +85,7 @@ export function validateWithSchema(
       findings.push(invalid([], "null", notChecked, { rule: "cel", severity: "notice" }));
     } else {
       const budget: CelBudget = { remaining: options.celCostLimit ?? 1e7 };
-      for (const job of walk.jobs) findings.push(...runCel(job, budget));
+      for (const job of walk.jobs) findings.push(...runCel(job, budget, options.celBadValue));
     }
   }
   return { object: defaulted, findings };
@@ -94,8 +96,8 @@ export function validateWithSchema(
  * value. The CEL module skips transition rules without an old value and
  * ratchets the others on an unchanged value (KEP-4008), as the server does.
  */
-function runCel(job: CelJob, budget: CelBudget): Finding[] {
-  return evaluateRules(job.cel, job.value, job.old, toPath(job.loc), budget);
+function runCel(job: CelJob, budget: CelBudget, badValue: CelBadValue | undefined): Finding[] {
+  return evaluateRules(job.cel, job.value, job.old, toPath(job.loc), budget, badValue);
 }
 
 function visit(

@@ -34,10 +34,10 @@ describe("kunion validate", () => {
     const file = ex("manifests/backups-invalid.yaml");
     // The unions of this CRD are written as CEL rules: those rules report them, once each.
     expect(stdout.trim().split("\n")).toEqual([
-      `${file}:8:3: error cel: spec.destination: Invalid value: "object": gcs must be nil if the type is not GCS`,
-      `${file}:8:3: error cel: spec.destination: Invalid value: "object": s3 must be specified for type S3`,
-      `${file}:12:3: error cel: spec.schedule: Invalid value: "object": exactly one of the fields in [cron interval] must be set`,
-      `${file}:24:3: error cel: spec.schedule: Invalid value: "object": exactly one of the fields in [cron interval] must be set`,
+      `${file}:8:3: error cel: spec.destination: Invalid value: gcs must be nil if the type is not GCS`,
+      `${file}:8:3: error cel: spec.destination: Invalid value: s3 must be specified for type S3`,
+      `${file}:12:3: error cel: spec.schedule: Invalid value: exactly one of the fields in [cron interval] must be set`,
+      `${file}:24:3: error cel: spec.schedule: Invalid value: exactly one of the fields in [cron interval] must be set`,
     ]);
   });
 
@@ -225,9 +225,7 @@ describe("kunion validate -o sarif and -o github", () => {
       ["cel", "error", uri, { startLine: 12, startColumn: 3 }],
       ["cel", "error", uri, { startLine: 24, startColumn: 3 }],
     ]);
-    expect(run.results[1].message.text).toBe(
-      'spec.destination: Invalid value: "object": s3 must be specified for type S3',
-    );
+    expect(run.results[1].message.text).toBe("spec.destination: Invalid value: s3 must be specified for type S3");
     expect(run.results[1].properties).toEqual({
       type: "FieldValueInvalid",
       field: "spec.destination",

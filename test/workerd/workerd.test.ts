@@ -239,9 +239,7 @@ describe("workerd: the real Worker entry (functions/worker.ts, wrangler.toml)", 
       [1, "spec.schedule"],
     ]);
     // The CRD writes its unions as CEL rules: the rules report them, in workerd as in Node.
-    expect(answer.findings[1].message).toBe(
-      'spec.destination: Invalid value: "object": gcs must be nil if the type is not GCS',
-    );
+    expect(answer.findings[1].message).toBe("spec.destination: Invalid value: gcs must be nil if the type is not GCS");
     expect({ status: res.status, body: answer }).toEqual(await inNode("/v1/validate", body));
   });
 
@@ -251,7 +249,7 @@ describe("workerd: the real Worker entry (functions/worker.ts, wrangler.toml)", 
     const answer = await read(res);
     expect(res.status, JSON.stringify(answer)).toBe(200);
     expect(answer.findings.map((f: { message: string }) => f.message)).toEqual([
-      'spec.schedule: Invalid value: "object": exactly one of the fields in [cron interval] must be set',
+      "spec.schedule: Invalid value: exactly one of the fields in [cron interval] must be set",
     ]);
     expect({ status: res.status, body: answer }).toEqual(await inNode("/v1/validate", body, "application/yaml"));
   });
@@ -345,7 +343,7 @@ describe("workerd: the core's entry points, called directly inside the Worker", 
     expect(kep.changes.map((c: { path: string }) => c.path)).toEqual(["spec.strategy.rollingUpdate"]);
     expect(inWorkerd.applied.object.spec).toMatchObject({ replicas: 2, strategy: { type: "Recreate" } });
     expect(inWorkerd.workspace.text).toContain(
-      `${examplePaths.invalid}:8:3: error cel: spec.destination: Invalid value: "object": gcs must be nil if the type is not GCS`,
+      `${examplePaths.invalid}:8:3: error cel: spec.destination: Invalid value: gcs must be nil if the type is not GCS`,
     );
     expect(inWorkerd.workspace.github).toContain(
       `::error file=${examplePaths.invalid},line=8,col=3,title=kunion cel::`,
