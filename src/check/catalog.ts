@@ -32,13 +32,14 @@ export interface GoSource {
 
 /** True for documents that declare schemas (or conversions) rather than objects to check. */
 export function isSchemaDocument(value: JsonValue): boolean {
-  if (isCrd(value) || isSmdSchema(value)) return true;
-  // kunion's own Conversion declarations.
-  return (
-    isObject(value) &&
-    getKey(value, "kind") === "Conversion" &&
-    String(getKey(value, "apiVersion") ?? "").startsWith("kunion.dev/")
-  );
+  return isCrd(value) || isSmdSchema(value) || isConversionDeclaration(value);
+}
+
+/** kunion's own Conversion declarations (kunion.dev); an apiVersion that is not a string is no such thing. */
+export function isConversionDeclaration(value: JsonValue): boolean {
+  if (!isObject(value) || getKey(value, "kind") !== "Conversion") return false;
+  const apiVersion = getKey(value, "apiVersion");
+  return typeof apiVersion === "string" && apiVersion.startsWith("kunion.dev/");
 }
 
 /** structured-merge-diff schema YAML: a `types` list and no kind. */

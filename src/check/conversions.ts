@@ -3,14 +3,12 @@ import type { Crd } from "../crd/index.js";
 import { type Finding, parseError } from "../findings/index.js";
 import { parseSource, type SourceDocument } from "../source/index.js";
 import { getKey, isObject } from "../value/index.js";
+import { isConversionDeclaration } from "./catalog.js";
 import type { TextFile } from "./workspace.js";
 
 /** A Conversion declaration (kunion.dev), among other documents. */
 export function isConversion(doc: SourceDocument): boolean {
-  const v = doc.value;
-  return (
-    isObject(v) && getKey(v, "kind") === "Conversion" && String(getKey(v, "apiVersion") ?? "").startsWith("kunion.dev/")
-  );
+  return isConversionDeclaration(doc.value);
 }
 
 /** The CRD of a group and kind; of several (two tutorials, two channels), the one with the hub version. */

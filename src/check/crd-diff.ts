@@ -3,7 +3,7 @@ import { type DiffOptions, diffCrds } from "../evolution/index.js";
 import { type Finding, finding } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import { parseSource, type SourceDocument } from "../source/index.js";
-import { getKey, isObject } from "../value/index.js";
+import { displayText, getKey, isObject } from "../value/index.js";
 import type { TextFile } from "./workspace.js";
 
 /** An evolution finding: where it is in the new file and, for a removal, in the old one. */
@@ -39,7 +39,7 @@ export function diffCrdFiles(oldFile: TextFile, newFile: TextFile, options: Diff
   }
   const nameOf = (d: SourceDocument) => {
     const meta = isObject(d.value) ? getKey(d.value, "metadata") : undefined;
-    return isObject(meta) ? String(getKey(meta, "name") ?? "") : "";
+    return isObject(meta) ? displayText(getKey(meta, "name")) : "";
   };
   for (const next of news) {
     const prev = olds.length === 1 && news.length === 1 ? olds[0] : olds.find((o) => nameOf(o) === nameOf(next));

@@ -12,7 +12,7 @@ import { propertyOf, type SchemaNode } from "../schema/index.js";
 import type { SourceDocument } from "../source/index.js";
 import { type NormalizeOptions, type NormalizeResult, normalize, validateUnions } from "../unions/index.js";
 import { validateObjectMetadata, validateWithSchema } from "../validate/index.js";
-import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import { displayText, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { type Catalog, isSchemaDocument } from "./catalog.js";
 
 /** A Kubernetes object read from a document, with what identifies it across revisions. */
@@ -36,7 +36,8 @@ export function objectsOf(
     if (isSchemaDocument(doc.value)) {
       // A CRD among the inputs is read as a schema, but is also an object to apply.
       const removed =
-        isObject(doc.value) && removedApiFinding(String(doc.value.apiVersion), String(doc.value.kind), release);
+        isObject(doc.value) &&
+        removedApiFinding(displayText(doc.value.apiVersion), displayText(doc.value.kind), release);
       if (removed) findings.push(at(doc, removed));
       continue;
     }

@@ -173,11 +173,12 @@ function step(input: JsonObject, fromV: string, toV: string, c: Conversion, who:
   );
   const lost = lostFields(clean, backObj);
   if (lost.length > 0) {
-    let meta = getKey(out, "metadata");
-    if (!isObject(meta)) {
-      meta = {};
-      setKey(out, "metadata", meta);
-    }
+    const meta = getKey(out, "metadata");
+    const keeping = `the fields ${target} cannot hold (${lost.map((f) => f.path.join(".")).join(", ")}) are kept in its annotation ${ANNOTATION}`;
+    // Making one would change metadata, which the way back could not undo.
+    if (meta === undefined) throw new Failure(`${what}: metadata: Required value: ${keeping}`);
+    if (!isObject(meta))
+      throw new Failure(`${what}: metadata: Invalid value: ${formatValue(meta)}: must be an object: ${keeping}`);
     let outAnn = getKey(meta, "annotations");
     if (!isObject(outAnn)) {
       outAnn = {};

@@ -2,7 +2,7 @@
 import type { Crd } from "../crd/index.js";
 import { type Finding, finding, formatValue } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
-import { getKey, isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
+import { displayText, getKey, isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
 import { convert, splitApiVersion } from "./engine.js";
 import type { Conversion } from "./types.js";
 
@@ -58,7 +58,7 @@ export function roundTrip(
       }),
     );
   const trip = (i: number, obj: JsonObject, via: string): JsonObject | undefined => {
-    const from = String(getKey(obj, "apiVersion"));
+    const from = displayText(getKey(obj, "apiVersion"));
     const name = `${splitApiVersion(from).version} → ${splitApiVersion(via).version} → ${splitApiVersion(from).version}`;
     const there = convert(obj, via, conversion);
     if (there.object === undefined) {

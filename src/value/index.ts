@@ -18,6 +18,14 @@ export function getKey(obj: JsonObject, key: string): JsonValue | undefined {
   return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
+/**
+ * A value as text for messages and keys: a string as it is, anything else as
+ * JSON. Never `String(v)`, which throws for a mapping with a `toString` key.
+ */
+export function displayText(v: JsonValue | undefined): string {
+  return typeof v === "string" ? v : v === undefined ? "" : JSON.stringify(v);
+}
+
 export function hasKey(obj: JsonObject, key: string): boolean {
   return Object.hasOwn(obj, key);
 }
