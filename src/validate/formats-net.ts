@@ -1,4 +1,5 @@
 import { RE2JS } from "@bufbuild/re2";
+import { GoError, parseRequestURI } from "../go/index.js";
 
 /**
  * Network formats as kube-openapi's strfmt checks them with Go's parsers:
@@ -143,54 +144,8 @@ export function isMAC(s: string): boolean {
   return false;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: Go rejects ASCII control bytes in URLs.
-const ctl = /[\x00-\x1f\x7f]/;
-const badEscape = /%(?![0-9a-fA-F]{2})/;
-/** Characters Go's url package refuses in a host (shouldEscape with encodeHost). */
-const hostChar = /^[A-Za-z0-9\-_.~!$&'()*+,;=:[\]<>"%\u0080-\uffff]*$/;
-
-/** net/url.ParseRequestURI: an absolute URI or an absolute path. */
-export function isRequestURI(s: string): boolean {
-  if (s === "" || ctl.test(s)) return false;
-  if (s === "*") return true;
-  let rest = s;
-  let scheme = "";
-  const m = /^([A-Za-z][A-Za-z0-9+\-.]*):/.exec(s);
-  if (m) {
-    scheme = m[1] as string;
-    rest = s.slice(m[0].length);
-  } else if (s.startsWith(":")) return false;
-  const q = rest.indexOf("?");
-  if (q >= 0) rest = rest.slice(0, q);
-  if (!rest.startsWith("/")) return scheme !== "";
-  if (scheme !== "" && rest.startsWith("//")) {
-    let authority = rest.slice(2);
-    const slash = authority.indexOf("/");
-    if (slash >= 0) {
-      rest = authority.slice(slash);
-      authority = authority.slice(0, slash);
-    } else rest = "";
-    const atSign = authority.lastIndexOf("@");
-    const host = atSign >= 0 ? authority.slice(atSign + 1) : authority;
-    if (!validHost(host)) return false;
-  }
-  return !badEscape.test(rest);
-}
-
-function validHost(host: string): boolean {
-  let h = host;
-  if (h.startsWith("[")) {
-    const end = h.indexOf("]");
-    if (end < 0) return false;
-    const port = h.slice(end + 1);
-    if (port !== "" && !/^:[0-9]*$/.test(port)) return false;
-    h = h.slice(1, end);
-  } else {
-    const colon = h.lastIndexOf(":");
-    if (colon >= 0 && !/^:[0-9]*$/.test(h.slice(colon))) return false;
-  }
-  return hostChar.test(h) && !badEscape.test(h);
-}
+/** net/url.ParseRequestURI (src/go): an absolute URI or an absolute path. */
+export const isRequestURI = (s: string) => !(parseRequestURI(s) instanceof GoError);
 
 const atext = "[A-Za-z0-9!#$%&'*+\\-/=?^_`{|}~\\u0080-\\uffff]";
 const dotAtom = `${atext}+(?:\\.${atext}+)*`;

@@ -1,3 +1,4 @@
+import { GoError, isDate, isDateTime, parseOpenAPIDuration } from "../go/index.js";
 import { isCIDR, isEmail, isHostname, isIPv4, isIPv6, isMAC, isRequestURI } from "./formats-net.js";
 
 /**
@@ -69,90 +70,9 @@ export function isBase64(s: string): boolean {
   return true;
 }
 
-const daysIn = (y: number, m: number) =>
-  m === 2 ? ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31;
-
-/** time.Parse("2006-01-02", s). */
-export function isDate(s: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (!m) return false;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  return mo >= 1 && mo <= 12 && d >= 1 && d <= daysIn(y, mo);
-}
-
-const timeOfDay = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/;
-
-/** kube-openapi strfmt.IsDateTime: lower-cased, split at "t", date then time with zone. */
-export function isDateTime(s: string): boolean {
-  if (s.length < 4) return false;
-  const parts = s.toLowerCase().split("t");
-  if (parts.length < 2 || !isDate(parts[0] as string)) return false;
-  const m = timeOfDay.exec(parts[1] as string);
-  if (!m) return false;
-  return (m[1] as string) <= "23" && (m[2] as string) <= "59" && (m[3] as string) <= "59";
-}
-
-const goUnits = new Map<string, number>([
-  ["ns", 1],
-  ["us", 1e3],
-  ["µs", 1e3],
-  ["μs", 1e3],
-  ["ms", 1e6],
-  ["s", 1e9],
-  ["m", 60e9],
-  ["h", 3600e9],
-]);
-
-/** Go's time.ParseDuration: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+`, or "0"; at most 2^63-1 ns. */
-export function isGoDuration(s: string): boolean {
-  let rest = s;
-  if (rest.startsWith("-") || rest.startsWith("+")) rest = rest.slice(1);
-  if (rest === "0") return true;
-  if (rest === "") return false;
-  let total = 0;
-  while (rest !== "") {
-    const m = /^([0-9]*)(\.[0-9]*)?([^0-9.]+)/.exec(rest);
-    if (!m) return false;
-    const [all, whole = "", frac = "", unit = ""] = m;
-    if (whole === "" && frac.length <= 1) return false;
-    const scale = goUnits.get(unit);
-    if (scale === undefined) return false;
-    total += Number(whole || "0") * scale + Number(`0${frac || "."}0`) * scale;
-    if (total > 9.223372036854776e18) return false;
-    rest = rest.slice(all.length);
-  }
-  return true;
-}
-
-const scalaUnits: string[][] = [
-  ["ns", "nano"],
-  ["us", "µs", "micro"],
-  ["ms", "milli"],
-  ["s", "sec"],
-  ["m", "min"],
-  ["h", "hr", "hour"],
-  ["d", "day"],
-  ["w", "wk", "week"],
-];
-
-/** kube-openapi strfmt.ParseDuration: a Go duration, or Scala-like `3 days 4h`. */
-export function isDuration(s: string): boolean {
-  if (isGoDuration(s)) return true;
-  if (!/^[\t\n\f\r ]*(?:\d+[\t\n\f\r ]*[A-Za-zµ]+[\t\n\f\r ]*)+$/.test(s)) return false;
-  let ok = false;
-  for (const m of s.matchAll(/(\d+)[\t\n\f\r ]*([A-Za-zµ]+)/g)) {
-    // strconv.Atoi fails beyond int64.
-    if ((m[1] as string).replace(/^0+/, "").length > 19) return false;
-    const unit = (m[2] as string).toLowerCase();
-    for (const variants of scalaUnits) {
-      variants.forEach((v, i) => {
-        if ((i === variants.length - 1 && unit.startsWith(v)) || v === unit) ok = true;
-      });
-    }
-  }
-  return ok;
+/** kube-openapi strfmt.IsDuration. */
+function isDuration(s: string): boolean {
+  return !(parseOpenAPIDuration(s) instanceof GoError);
 }
 
 /** govalidator.IsISBN10: digits after removing spaces and dashes, weighted checksum mod 11. */
