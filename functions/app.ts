@@ -22,7 +22,11 @@ export interface AppOptions {
   budgetMs?: number;
   /** `POST /v1/echo`, the body sent back: the baseline of bench/http.ts only, never deployed. */
   benchEcho?: boolean;
+  /** `POST /v1/runaway`, a loop that never ends nor checks its budget: for the worker pool's tests only, never deployed. */
+  runawayRoute?: boolean;
 }
+
+export const defaultBudgetMs = 10_000;
 
 /** What every route gets: the deployment and the per-request budget. */
 export interface RouteContext extends Deployment {
@@ -32,7 +36,7 @@ export interface RouteContext extends Deployment {
 export function createApp(options: AppOptions): Hono {
   const ctx: RouteContext = {
     ...deploy(options.defaults, options.conversions ?? []),
-    budgetMs: options.budgetMs ?? 10_000,
+    budgetMs: options.budgetMs ?? defaultBudgetMs,
   };
   const app = new Hono();
 
@@ -51,5 +55,10 @@ export function createApp(options: AppOptions): Hono {
   admitRoute(app, ctx);
   crdDiffRoute(app);
   if (options.benchEcho) app.post("/v1/echo", async (c) => c.json(await c.req.json()));
+  if (options.runawayRoute) {
+    app.post("/v1/runaway", () => {
+      for (;;) {}
+    });
+  }
   return app;
 }

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startServer, tlsFromEnv } from "./node-server.js";
+import { serverBundle } from "./test-bundle.js";
 
 function hasOpenssl(): boolean {
   try {
@@ -36,7 +37,7 @@ describe.skipIf(!hasOpenssl())("startServer with TLS", () => {
         { stdio: "ignore" },
       );
       const tls = tlsFromEnv({ TLS_CERT: cert, TLS_KEY: key });
-      const server = await startServer({ port: 0, tls });
+      const server = await startServer({ port: 0, tls, workerEntry: await serverBundle() });
       try {
         expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
         const body = await new Promise<string>((resolve, reject) => {

@@ -1,7 +1,8 @@
 /**
  * Serves the app on Node (`npm start`): the CRDs of `KUNION_CRDS` (default examples/crds) and the
  * Conversion declarations of `KUNION_CONVERSIONS` (default examples/conversions) are deployed;
- * `PORT` (8080), `HOST` (127.0.0.1), and HTTPS with `TLS_CERT` and `TLS_KEY` (PEM files).
+ * `PORT` (8080), `HOST` (127.0.0.1), HTTPS with `TLS_CERT` and `TLS_KEY` (PEM files), and
+ * `KUNION_WORKERS` worker threads (default one per available CPU).
  */
 import { startServer, tlsFromEnv } from "./node-server.js";
 

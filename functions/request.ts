@@ -27,6 +27,38 @@ export class RequestError extends Error {
   }
 }
 
+/** The 413 of a body over maxBodyBytes (also answered by the Node server before a worker sees the body). */
+export const bodyTooLarge = () => new RequestError(413, "body", `request body is larger than ${maxBodyBytes} bytes`);
+
+/**
+ * The bytes of a body, read chunk by chunk and abandoned (stream cancelled, 413) as soon as
+ * they pass `max`: a body without Content-Length (chunked) is never buffered whole.
+ */
+export async function readLimited(body: ReadableStream<Uint8Array> | null, max: number): Promise<Uint8Array> {
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      reader.cancel().catch(() => {});
+      throw bodyTooLarge();
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return bytes;
+}
+
 /** The body as a JSON object: JSON or YAML by Content-Type, at most 3 MiB and 512 levels deep. */
 export async function readBody(req: Request): Promise<JsonObject> {
   const type = req.headers.get("content-type") ?? "application/json";
@@ -34,10 +66,8 @@ export async function readBody(req: Request): Promise<JsonObject> {
   if (!yaml && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     throw new RequestError(415, "Content-Type", `unsupported content type "${type}": send JSON or YAML`);
   }
-  const tooLarge = () => new RequestError(413, "body", `request body is larger than ${maxBodyBytes} bytes`);
-  if (Number(req.headers.get("content-length") ?? 0) > maxBodyBytes) throw tooLarge();
-  const bytes = await req.arrayBuffer();
-  if (bytes.byteLength > maxBodyBytes) throw tooLarge();
+  if (Number(req.headers.get("content-length") ?? 0) > maxBodyBytes) throw bodyTooLarge();
+  const bytes = await readLimited(req.body, maxBodyBytes);
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

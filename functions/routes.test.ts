@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { createApp } from "./app.js";
 import { startServer } from "./node-server.js";
+import { serverBundle } from "./test-bundle.js";
 
 const root = join(import.meta.dirname, "..");
 const text = (path: string) => readFileSync(join(root, path), "utf8");
@@ -423,7 +424,7 @@ describe("bad input", () => {
 
 describe("a real Node server on 127.0.0.1", () => {
   it("answers 1,000 concurrent requests, all 200, and keeps serving", async () => {
-    const server = await startServer({ port: 0 });
+    const server = await startServer({ port: 0, workerEntry: await serverBundle() });
     try {
       const body = JSON.stringify({ object: live });
       const answers = await Promise.all(
@@ -447,7 +448,7 @@ describe("a real Node server on 127.0.0.1", () => {
   }, 60_000);
 
   it("an anchor that refers to itself, posted to every route, is refused and the server keeps serving", async () => {
-    const server = await startServer({ port: 0 });
+    const server = await startServer({ port: 0, workerEntry: await serverBundle() });
     const loop = "a: &a [*a]\n";
     try {
       const yamlBodies = ["/v1/validate", "/v1/normalize", "/v1/convert", "/v1/admit", "/v1/crd-diff"];
