@@ -265,3 +265,27 @@ describe("the Node server: a request that finds no free worker in time", () => {
     }
   }, 30_000);
 });
+
+describe("the Node server: clients that go away", () => {
+  it("a client that drops the connection mid-body, or mid-refusal, leaves the server serving", async () => {
+    const server = await startServer({ port: 0, workers: 1, workerEntry: await serverBundle() });
+    try {
+      for (const declared of [1_000, 10 * 1024 * 1024]) {
+        await new Promise<void>((resolve) => {
+          const socket = connect(server.port, "127.0.0.1", () => {
+            socket.write(
+              `POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n{"obj`,
+            );
+            setTimeout(() => socket.destroy(), 50);
+          });
+          socket.on("error", () => {});
+          socket.on("close", () => resolve());
+        });
+      }
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect((await postValidate(server.url)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
+});

@@ -172,7 +172,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     };
     req.on("data", onData).on("end", onEnd);
-    req.once("close", release);
+    // A client that goes away mid-body: nothing to answer, its bytes no longer held.
+    req.once("error", release).once("close", release);
   };
 
   const serverOptions = {
@@ -233,8 +234,8 @@ function send(res: ServerResponse, answer: Answer): void {
  * client still sending would otherwise lose the answer to a reset), then the connection is closed.
  */
 function refuse(req: IncomingMessage, res: ServerResponse, answer: Answer): void {
-  res.shouldKeepAlive = false;
   send(res, answer);
+  if (req.readableEnded) return;
   req.resume();
   const linger = setTimeout(() => req.socket.destroy(), lingerMs);
   linger.unref();
