@@ -4,6 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import * as core from "@actions/core";
+// The Action chooses among every release: register their schema tables (the Worker carries the default's alone).
+import "../src/builtins/all-releases.js";
 import { checkRef } from "../src/checkout/index.js";
 import { type KubernetesRelease, releaseOf, type Severity } from "../src/index.js";
 

@@ -222,7 +222,7 @@ describe("the Kubernetes release to validate for", () => {
     expect(kunion({ "c.yaml": cm }, "validate", "--kubernetes-version", "1.34", "@c.yaml").code).toBe(0);
     const unknown = kunion({ "c.yaml": cm }, "validate", "--kubernetes-version", "1.20", "@c.yaml");
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('--kubernetes-version must be one of 1.32, 1.33, 1.34, 1.35, not "1.20"');
+    expect(unknown.stderr).toContain('--kubernetes-version must be one of 1.32, 1.33, 1.34, 1.35, 1.36, not "1.20"');
     const dir = mkdtempSync(join(tmpdir(), "kunion-release-"));
     for (const [text, code] of [
       ["kubernetesVersion: 1.33\n", 0],

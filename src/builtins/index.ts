@@ -1,12 +1,14 @@
 /**
  * Kubernetes' own kinds: schemas reduced to the paths that lead to a union,
- * with the union registry of unions.md §5, and the kinds' schemas (types,
- * required fields, enums) from kubernetes-models' precompiled validators, and
- * the API versions Kubernetes removed.
- * Imports schema, path, findings, value and kubernetes-models.
+ * with the union registry of unions.md §5; each release's schema table of
+ * every kind (generated from npm data, `table.ts`) and a cluster's own
+ * OpenAPI documents read into the same table; the API versions Kubernetes
+ * removed; each kind's name rule.
+ * Imports schema, path, findings, names and value.
  */
 
 export { nameRuleFor } from "./names.js";
+export { groupVersionOf, type OpenAPIDocument, tableFromOpenAPI } from "./openapi.js";
 export { type BuiltinKind, builtinKinds, builtinSchemaFor } from "./registry.js";
 export {
   defaultRelease,
@@ -17,4 +19,5 @@ export {
   releaseOf,
 } from "./releases.js";
 export { type RemovedApi, removedApi } from "./removed.js";
-export { hasBuiltinSchema, validateBuiltin } from "./schemas.js";
+export { hasBuiltinSchema, registerTable, releaseTable, tableRelease } from "./schemas.js";
+export { type BuiltinTable, type Definition, kindKey, kindSchema } from "./table.js";

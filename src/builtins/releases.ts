@@ -5,9 +5,9 @@
  * release changes: the API versions it still serves, and how it words CEL
  * failures.
  */
-export const kubernetesReleases = ["1.32", "1.33", "1.34", "1.35"] as const;
+export const kubernetesReleases = ["1.32", "1.33", "1.34", "1.35", "1.36"] as const;
 export type KubernetesRelease = (typeof kubernetesReleases)[number];
-export const defaultRelease: KubernetesRelease = "1.35";
+export const defaultRelease: KubernetesRelease = "1.36";
 
 export const isKubernetesRelease = (v: string): v is KubernetesRelease =>
   (kubernetesReleases as readonly string[]).includes(v);

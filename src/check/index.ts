@@ -6,6 +6,7 @@
  * HTTP functions all go through here.
  * Imports source, crd, builtins, schema, unions, validate, findings, value, path.
  */
+export { type BuiltinSchemas, openApiSchemas } from "./builtins.js";
 export { buildCatalog, type Catalog, type GoSource, isSchemaDocument, type Resolved } from "./catalog.js";
 export { type ChangedFile, type CheckOptions, checkChanges } from "./changes.js";
 export { checkRoundTrips, isConversion, loadConversions } from "./conversions.js";

@@ -1,11 +1,4 @@
-import {
-  defaultRelease,
-  type KubernetesRelease,
-  minorOf,
-  nameRuleFor,
-  removedApi,
-  validateBuiltin,
-} from "../builtins/index.js";
+import { defaultRelease, type KubernetesRelease, minorOf, nameRuleFor, removedApi } from "../builtins/index.js";
 import { type Finding, finding, required } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import { propertyOf, type SchemaNode } from "../schema/index.js";
@@ -13,6 +6,7 @@ import type { SourceDocument } from "../source/index.js";
 import { type NormalizeOptions, type NormalizeResult, normalize, validateUnions } from "../unions/index.js";
 import { validateObjectMetadata, validateWithSchema } from "../validate/index.js";
 import { displayText, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import { type BuiltinSchemas, notCarried, releaseSchemas, validateBuiltinObject } from "./builtins.js";
 import { type Catalog, isSchemaDocument } from "./catalog.js";
 
 /** A Kubernetes object read from a document, with what identifies it across revisions. */
@@ -139,6 +133,8 @@ export interface ValidateObjectsOptions {
   kubernetesVersion?: KubernetesRelease;
   /** Fields no schema declares: errors (kubectl --validate=strict, the default), warnings, or ignored. */
   unknownFields?: "error" | "warning" | "ignore";
+  /** Schemas of Kubernetes' own kinds in place of the release's embedded ones (a cluster's, `--openapi`). */
+  builtinSchemas?: BuiltinSchemas;
 }
 
 export interface ValidateObjectOptions extends Omit<ValidateObjectsOptions, "old"> {
@@ -159,10 +155,14 @@ export function validateObject(
   object: JsonObject,
   options: ValidateObjectOptions = {},
 ): Finding[] {
-  const target = catalog.resolve(apiVersion, kind);
   const { oldObject } = options;
   const ratcheting = options.ratcheting ?? true;
   const release = options.kubernetesVersion ?? defaultRelease;
+  const builtin = options.builtinSchemas ? { schemas: options.builtinSchemas, carried: true } : releaseSchemas(release);
+  // Every kind the schemas have is Kubernetes' own, with or without unions in the registry.
+  const target =
+    catalog.resolve(apiVersion, kind) ??
+    (builtin.schemas.has(apiVersion, kind) ? { kind: "builtin" as const, unions: undefined } : undefined);
   const removed = target?.kind === "crd" ? undefined : removedApiFinding(apiVersion, kind, release);
   if (removed) return [removed];
   if (!target) {
@@ -199,15 +199,16 @@ export function validateObject(
         { object, oldObject, schema: target.unions },
         { ratcheting, schemaValidated: true },
       );
-      const metadata = validateObjectMetadata(object, nameRuleFor(apiVersion, kind));
-      // apimachinery's metadata rules are the home of metadata: the OpenAPI types repeat some of them.
-      const saidOfMetadata = new Set(metadata.map((f) => f.message));
-      const own = (validateBuiltin(apiVersion, kind, object) ?? []).filter(
-        (f) =>
-          !(f.type === "FieldValueNotSupported" && isWordedDiscriminator(target.unions, f.path)) &&
-          !saidOfMetadata.has(f.message),
+      const unknownFields = options.unknownFields ?? "error";
+      // The kind's schema checks metadata too; a kind it lacks still has apimachinery's metadata rules.
+      const own =
+        validateBuiltinObject(builtin.schemas, apiVersion, kind, object, { unknownFields }) ??
+        validateObjectMetadata(object, nameRuleFor(apiVersion, kind));
+      const notes = builtin.carried ? [] : [notCarried(release)];
+      const schema = own.filter(
+        (f) => !(f.type === "FieldValueNotSupported" && isWordedDiscriminator(target.unions, f.path)),
       );
-      return [...metadata, ...own, ...unions];
+      return [...notes, ...schema, ...unions];
     }
     case "smd":
       return validateUnions({ object, oldObject, schema: target.unions }, { ratcheting });

@@ -1,4 +1,7 @@
 import { parseArgs } from "node:util";
+// The CLI chooses among every release: register their schema tables (the Worker carries the default's alone).
+import "../builtins/all-releases.js";
+import { defaultRelease, kubernetesReleases } from "../builtins/index.js";
 
 /** A usage error: printed with the usage text, exit code 2. */
 export class UsageError extends Error {}
@@ -27,7 +30,9 @@ validate:
   --fail-on L      error | warning | notice | never (default error): exit 1 when a finding reaches L
   --no-ratcheting  report union errors an update did not introduce
   --strict / --no-strict  unknown fields as errors (default) or warnings
-  --kubernetes-version V  the release to validate for: 1.32 to 1.35 (default 1.35; also check)
+  --kubernetes-version V  the release to validate for: ${kubernetesReleases[0]} to ${kubernetesReleases.at(-1)} (default ${defaultRelease}; also check)
+  --openapi DIR    the cluster's own OpenAPI v3 documents for Kubernetes' own kinds, in place of the release's:
+                   DIR/api/v1.json, DIR/apis/<group>/<version>.json (kubectl get --raw /openapi/v3/apis/apps/v1)
 
 normalize:
   --mode M         update (default) | apply (objects are applied configurations, --old the live objects)
@@ -57,6 +62,8 @@ export interface ValidateArgs extends CommonArgs {
   ratcheting: boolean;
   /** Undefined: the configuration's, else strict. */
   strict?: boolean;
+  /** A folder of the cluster's OpenAPI v3 documents, in place of the embedded tables. */
+  openapi?: string;
   /** Undefined: the configuration's, else the newest. */
   kubernetesVersion?: string;
 }
@@ -143,6 +150,7 @@ export function parseCommandLine(argv: readonly string[]): Args {
         mode: { type: "string" },
         policy: { type: "string" },
         "kubernetes-version": { type: "string" },
+        openapi: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -153,6 +161,7 @@ export function parseCommandLine(argv: readonly string[]): Args {
   if (v.help) return { command: "help" };
   if (v["kubernetes-version"] !== undefined && command !== "validate" && command !== "check")
     throw new UsageError("--kubernetes-version belongs to validate and check");
+  if (v.openapi !== undefined && command !== "validate") throw new UsageError("--openapi belongs to validate");
   if (command === "convert") {
     if (typeof v.to !== "string") throw new UsageError("convert needs --to VERSION");
     const conversion = v.conversion as string[];
@@ -212,8 +221,10 @@ export function parseCommandLine(argv: readonly string[]): Args {
   if (typeof v.config === "string") common.config = v.config;
   if (command === "validate") {
     if (v.mode !== undefined || v.policy !== undefined) throw new UsageError("--mode and --policy belong to normalize");
+    const openapi = typeof v.openapi === "string" ? { openapi: v.openapi } : {};
     return {
       ...common,
+      ...openapi,
       command,
       output: oneOf("output", v.output as string | undefined, ["text", "json", "sarif", "github"], "text"),
       failOn: optionalOneOf("fail-on", v["fail-on"] as string | undefined, ["error", "warning", "notice", "never"]),

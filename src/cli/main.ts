@@ -56,6 +56,7 @@ import {
   type ValidateArgs,
 } from "./args.js";
 import { expandGlobs, InputError, isGoTypes, readInputs } from "./files.js";
+import { readOpenAPI } from "./openapi.js";
 
 export interface Io {
   stdout: (text: string) => void;
@@ -156,13 +157,15 @@ function validate(args: ValidateArgs, io: Io, config: KunionConfig): number {
   const kubernetesVersion = release(args, config);
   const { catalog, objects, old, files, findings } = load(args, config, kubernetesVersion);
   const strict = args.strict ?? config.strict ?? true;
+  const openapi = args.openapi === undefined ? undefined : readOpenAPI(args.openapi);
   const found = validateObjects(objects, catalog, {
     old,
     ratcheting: args.ratcheting,
     unknownFields: strict ? "error" : "warning",
     kubernetesVersion,
+    builtinSchemas: openapi?.schemas,
   });
-  const all = applySeverities([...findings, ...found], config.rules);
+  const all = applySeverities([...findings, ...(openapi?.findings ?? []), ...found], config.rules);
   const failOn = args.failOn ?? config.failOn ?? "error";
   report(all, args.output, summarize(all, files, objects.length), io);
   return failsAt(all, failOn) ? 1 : 0;

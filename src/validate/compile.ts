@@ -57,6 +57,20 @@ export function compileSchema(schema: JsonValue): { compiled: CompiledSchema; fi
   return { compiled, findings: [...compiled.findings] };
 }
 
+/**
+ * Compiles a schema built in code (Kubernetes' own kinds, `builtins/`) as it
+ * is: its definitions are shared objects, even cyclic ones, which the
+ * compiler follows by identity; no content key, so no walk over the
+ * expanded tree. The caller keeps the result.
+ */
+export function compileSchemaGraph(schema: JsonObject): { compiled: CompiledSchema; findings: Finding[] } {
+  const findings: Finding[] = [];
+  const compiler = new Compiler(findings);
+  const root = compiler.node(schema, [], "structural", 0);
+  const compiled: Compiled = { kind: "CompiledSchema", root, findings, hasCel: compiler.hasCel };
+  return { compiled, findings: [...findings] };
+}
+
 type Mode = "structural" | "value";
 
 class Compiler {

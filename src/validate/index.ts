@@ -10,7 +10,7 @@
  * `keywords/`, each with its messages. May import value, path, findings,
  * schema, cel and `@bufbuild/re2`.
  */
-export { type CompiledSchema, compileSchema } from "./compile.js";
+export { type CompiledSchema, compileSchema, compileSchemaGraph } from "./compile.js";
 export { type ValidateOptions, validateWithSchema } from "./validate.js";
 
 import type { Finding } from "../findings/index.js";

@@ -1,5 +1,6 @@
 import { type CelBadValue, type CelBudget, type CelRules, evaluateRules } from "../cel/index.js";
 import { type Finding, invalid, type Severity } from "../findings/index.js";
+import type { NameRule } from "../names/index.js";
 import { deepEqual, getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { type Compiled, type CompiledSchema, maxDepth } from "./compile.js";
 import { prepare, ROOT } from "./defaults.js";
@@ -16,6 +17,8 @@ export interface ValidateOptions {
   celCostLimit?: number;
   /** How CEL failures print the value they judged: by release (see CelBadValue); the newest by default. */
   celBadValue?: CelBadValue;
+  /** The kind's own rule for `metadata.name` (Kubernetes' own kinds); DNS subdomains by default, as for custom resources. */
+  nameRule?: NameRule;
 }
 
 /** Field errors that make the API server skip CEL (customresource strategy's hasBlockingErr). */
@@ -45,6 +48,7 @@ class Walk implements Run {
   constructor(
     readonly main: boolean,
     readonly unknown: Severity | undefined,
+    readonly nameRule?: NameRule,
   ) {}
 
   evaluate(node: Node, value: JsonValue, loc: Loc | undefined) {
@@ -76,7 +80,7 @@ export function validateWithSchema(
     options.oldObject === undefined
       ? undefined
       : prepare(root, options.oldObject, { findings: undefined, unknown: undefined }).pruned;
-  const walk = new Walk(true, unknown);
+  const walk = new Walk(true, unknown, options.nameRule);
   visit(root, pruned, undefined, walk, 0, old, ROOT);
   findings.push(...walk.sink, ...walk.extras);
   if (hasCel) {
@@ -194,7 +198,8 @@ function properties(
   if (!resource) return;
   const meta = getKey(obj, "metadata");
   if (flags & ROOT) {
-    run.extras.push(...validateObjectMeta(meta, at(undefined, "metadata"), { root: true, unknown: run.unknown }));
+    const opts = { root: true, unknown: run.unknown, nameRule: run.nameRule };
+    run.extras.push(...validateObjectMeta(meta, at(undefined, "metadata"), opts));
   } else {
     run.extras.push(...validateTypeMeta(obj, loc));
     if (hasKey(obj, "metadata")) {
