@@ -5,7 +5,16 @@
  */
 import { writeFileSync } from "node:fs";
 import * as core from "@actions/core";
-import { compareFindings, type Finding, formatJson, formatSarif, type Severity, type Summary } from "../src/index.js";
+import { knownRules } from "../src/checkout/index.js";
+import {
+  compareFindings,
+  type Finding,
+  formatJson,
+  formatSarif,
+  kunionVersion,
+  type Severity,
+  type Summary,
+} from "../src/index.js";
 import type { RunContext } from "./inputs.js";
 
 /** GitHub shows 10 error and 10 warning annotations per step, 50 annotations per job. */
@@ -89,6 +98,6 @@ export function summaryText(findings: readonly Finding[], summary: Summary, note
 }
 
 export function writeReports(findings: readonly Finding[], summary: Summary, sarifFile: string, findingsFile: string) {
-  writeFileSync(sarifFile, `${formatSarif(findings)}\n`);
+  writeFileSync(sarifFile, `${formatSarif(findings, { version: kunionVersion, rules: knownRules })}\n`);
   writeFileSync(findingsFile, `${formatJson(findings, summary)}\n`);
 }

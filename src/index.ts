@@ -3,6 +3,11 @@
  * functions use, exported by name. Runtime-neutral: no Node APIs, no eval.
  */
 
+import manifest from "../package.json" with { type: "json" };
+
+/** kunion's version (package.json): the faces put it in their reports (SARIF's tool version). */
+export const kunionVersion: string = manifest.version;
+
 export * from "./builtins/index.js";
 export * from "./check/index.js";
 export * from "./config/index.js";

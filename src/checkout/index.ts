@@ -27,3 +27,4 @@ export {
   resolveCommit,
   topLevel,
 } from "./git.js";
+export { knownRules } from "./product.js";

@@ -4,10 +4,10 @@
  */
 
 import { realpathSync } from "node:fs";
-import { stringify } from "yaml";
 import {
   checkRef,
   configuredGlobs,
+  knownRules,
   loadConfig as loadCheckoutConfig,
   readAt,
   readGlobbed,
@@ -23,6 +23,9 @@ import {
   convert,
   defaultRelease,
   diffCrdFiles,
+  documentChunks,
+  type Edit,
+  editsBetween,
   type Finding,
   failsAt,
   finding,
@@ -33,12 +36,17 @@ import {
   type JsonValue,
   type KubernetesRelease,
   type KunionConfig,
+  kunionVersion,
   loadConversions,
   loadWorkspace,
+  type NormalizedObject,
   normalizeObjects,
   type PathSegment,
+  printYaml,
   readConfig,
   releaseOf,
+  type SourceDocument,
+  type SourceObject,
   type Summary,
   summarize,
   type TextFile,
@@ -139,6 +147,7 @@ function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernet
     ...workspace,
     findings: [...crds.problems, ...goTypes.problems, ...workspace.findings],
     files: inputs.length,
+    inputs,
   };
 }
 
@@ -259,9 +268,7 @@ function convertCommand(args: ConvertArgs, io: Io, config: KunionConfig): number
       });
   }
   io.stdout(
-    args.output === "json"
-      ? `${JSON.stringify(converted, null, 2)}\n`
-      : converted.map((c) => stringify(c)).join("---\n"),
+    args.output === "json" ? `${JSON.stringify(converted, null, 2)}\n` : converted.map(printYaml).join("---\n"),
   );
   const errors = problems.filter((f) => f.severity === "error");
   if (problems.length > 0) io.stderr(`${formatText(problems)}\n`);
@@ -287,7 +294,7 @@ function readRevision(spec: string): TextFile {
 /** Prints findings in the chosen format; the summary goes to stderr for the human formats. */
 function report(all: Finding[], output: string | undefined, summary: Summary, io: Io): void {
   if (output === "json") io.stdout(`${formatJson(all, summary)}\n`);
-  else if (output === "sarif") io.stdout(`${formatSarif(all)}\n`);
+  else if (output === "sarif") io.stdout(`${formatSarif(all, { version: kunionVersion, rules: knownRules })}\n`);
   else {
     // `github`: workflow commands the runner turns into annotations; never coloured.
     const text = output === "github" ? formatGithub(all) : formatText(all);
@@ -299,7 +306,7 @@ function report(all: Finding[], output: string | undefined, summary: Summary, io
 }
 
 function normalizeCommand(args: NormalizeArgs, io: Io, config: KunionConfig): number {
-  const { catalog, objects, old, findings } = load(args, config);
+  const { catalog, objects, old, findings, inputs } = load(args, config);
   const policy = args.policy ?? config.policy ?? "kep";
   const results = normalizeObjects(objects, catalog, { mode: args.mode, policy, old });
   const errors = [...findings, ...results.flatMap((r) => r.errors)];
@@ -314,18 +321,7 @@ function normalizeCommand(args: NormalizeArgs, io: Io, config: KunionConfig): nu
     }));
     io.stdout(`${JSON.stringify(out, null, 2)}\n`);
   } else {
-    // Each object from its own syntax tree, so comments and layout survive the edits.
-    const texts = results.map((r, i) => {
-      const edits = r.changes.map((c) => ({
-        path: pointerToPath(c.pointer),
-        value: c.op === "clear" ? undefined : c.value,
-      }));
-      // In apply mode the result is the live object merged with the input: it has no text of its own.
-      const rendered = args.mode === "update" ? objects[i]?.doc.render(edits) : undefined;
-      const text = rendered ?? stringify(r.object, { aliasDuplicateObjects: false });
-      return text.endsWith("\n") ? text : `${text}\n`;
-    });
-    io.stdout(texts.join("---\n"));
+    io.stdout(normalizedFiles(inputs, objects, results, args.mode, io));
     // What changed goes to stderr, so stdout stays a clean stream of objects.
     results.forEach((r, i) => {
       const doc = objects[i]?.doc;
@@ -342,6 +338,59 @@ function normalizeCommand(args: NormalizeArgs, io: Io, config: KunionConfig): nu
   }
   if (errors.length > 0) io.stderr(`${formatText(errors)}\n`);
   return errors.some((f) => f.severity === "error") ? 1 : 0;
+}
+
+/**
+ * The input files as they are, but for the documents of objects that changed,
+ * edited in their syntax trees (comments and layout kept where that is
+ * possible; stderr says where and why it is not). Every other document (CRDs,
+ * empty documents, documents that could not be read) and every `---` line is
+ * printed byte for byte, so that the output can replace the input.
+ */
+function normalizedFiles(
+  inputs: readonly TextFile[],
+  objects: readonly SourceObject[],
+  results: readonly NormalizedObject[],
+  mode: "update" | "apply",
+  io: Io,
+): string {
+  // The edits of each document, by file and index: a List's items share their List's document.
+  const edited = new Map<string, { document: SourceDocument; edits: Edit[] }>();
+  results.forEach((r, i) => {
+    const o = objects[i];
+    if (o === undefined || (r.object === o.object && r.changes.length === 0)) return;
+    const document = o.doc.within?.document ?? o.doc;
+    const prefix = o.doc.within?.path ?? [];
+    // On apply the result is the live object merged with the applied one: what differs is written.
+    const edits: Edit[] =
+      mode === "apply"
+        ? editsBetween(o.object, r.object).map((e) => ({ ...e, path: [...prefix, ...e.path] }))
+        : r.changes.map((c) => ({
+            path: [...prefix, ...pointerToPath(c.pointer)],
+            value: c.op === "clear" ? undefined : c.value,
+          }));
+    const key = `${document.index}:${document.file}`;
+    const entry = edited.get(key) ?? { document, edits: [] };
+    entry.edits.push(...edits);
+    edited.set(key, entry);
+  });
+  const files = inputs.map((file) => {
+    let out = "";
+    let end = 0;
+    for (const chunk of documentChunks(file.text)) {
+      out += file.text.slice(end, chunk.offset); // the `---` line before it
+      end = chunk.offset + chunk.text.length;
+      const entry = edited.get(`${chunk.index}:${file.path}`);
+      const text = entry?.document.render(entry.edits, (why) => {
+        const { line } = entry.document.locate([]);
+        io.stderr(`${file.path}:${line}: note: comments and layout of this document were not kept: ${why}\n`);
+      });
+      out += text === undefined ? chunk.text : text;
+      if (text !== undefined && !text.endsWith("\n") && end < file.text.length) out += "\n";
+    }
+    return out;
+  });
+  return files.map((f, i) => (i < files.length - 1 && f !== "" && !f.endsWith("\n") ? `${f}\n` : f)).join("---\n");
 }
 
 function pointerToPath(pointer: string): PathSegment[] {

@@ -47,4 +47,5 @@ export function failsAt(findings: readonly Finding[], failOn: Severity | "never"
 }
 
 export * from "./github.js";
+export * from "./rules.js";
 export * from "./sarif.js";

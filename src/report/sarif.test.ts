@@ -1,7 +1,11 @@
-import { Ajv } from "ajv";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import Ajv04 from "ajv-draft-04";
 import { describe, expect, it } from "vitest";
+import { evolutionRules } from "../evolution/index.js";
 import { type Finding, finding, forbidden, invalid, parseError, required } from "../findings/index.js";
-import { formatSarif, pathToUri, ruleDescriptions, toSarif } from "./index.js";
+import { fingerprintKey, fingerprints, formatSarif, messageRules, pathToUri, ruleDocsOf, toSarif } from "./index.js";
 
 const at = (f: Finding, file: string, line?: number, column?: number): Finding => ({
   ...f,
@@ -10,121 +14,17 @@ const at = (f: Finding, file: string, line?: number, column?: number): Finding =
   ...(column !== undefined ? { column } : {}),
 });
 
-// The part of the SARIF 2.1.0 schema (docs.oasis-open.org/sarif/sarif/v2.1.0) that kunion
-// writes, with the schema's own constraints: required members, enums, minimums, and no
-// member the standard does not define (the standard's objects are closed, as here).
-const message = {
-  type: "object",
-  properties: { text: { type: "string" } },
-  required: ["text"],
-  additionalProperties: false,
-};
-const sarif2_1_0 = {
-  type: "object",
-  required: ["version", "runs"],
-  additionalProperties: false,
-  properties: {
-    $schema: { type: "string" },
-    version: { enum: ["2.1.0"] },
-    runs: {
-      type: "array",
-      minItems: 1,
-      maxItems: 1,
-      items: {
-        type: "object",
-        required: ["tool"],
-        additionalProperties: false,
-        properties: {
-          columnKind: { enum: ["utf16CodeUnits", "unicodeCodePoints"] },
-          tool: {
-            type: "object",
-            required: ["driver"],
-            additionalProperties: false,
-            properties: {
-              driver: {
-                type: "object",
-                required: ["name"],
-                additionalProperties: false,
-                properties: {
-                  name: { const: "kunion" },
-                  informationUri: { type: "string", pattern: "^https?://" },
-                  version: { type: "string" },
-                  rules: {
-                    type: "array",
-                    uniqueItems: true,
-                    items: {
-                      type: "object",
-                      required: ["id", "shortDescription"],
-                      additionalProperties: false,
-                      properties: {
-                        id: { type: "string", minLength: 1 },
-                        name: { type: "string", pattern: "^[A-Za-z0-9]+$" },
-                        shortDescription: message,
-                        helpUri: { type: "string" },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
-          results: {
-            type: "array",
-            items: {
-              type: "object",
-              required: ["message", "ruleId", "level"],
-              additionalProperties: false,
-              properties: {
-                ruleId: { type: "string", minLength: 1 },
-                ruleIndex: { type: "integer", minimum: -1 },
-                level: { enum: ["none", "note", "warning", "error"] },
-                message,
-                locations: {
-                  type: "array",
-                  minItems: 1,
-                  items: {
-                    type: "object",
-                    additionalProperties: false,
-                    properties: {
-                      physicalLocation: {
-                        type: "object",
-                        required: ["artifactLocation"],
-                        additionalProperties: false,
-                        properties: {
-                          artifactLocation: {
-                            type: "object",
-                            required: ["uri"],
-                            additionalProperties: false,
-                            properties: { uri: { type: "string", minLength: 1 }, uriBaseId: { type: "string" } },
-                          },
-                          region: {
-                            type: "object",
-                            required: ["startLine"],
-                            additionalProperties: false,
-                            properties: {
-                              startLine: { type: "integer", minimum: 1 },
-                              startColumn: { type: "integer", minimum: 1 },
-                            },
-                          },
-                        },
-                      },
-                    },
-                  },
-                },
-                properties: {
-                  type: "object",
-                  required: ["type", "field"],
-                  properties: { type: { type: "string" }, field: { type: "string" }, document: { type: "integer" } },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-};
-const validate = new Ajv({ allErrors: true, strict: true }).compile(sarif2_1_0);
+// The SARIF 2.1.0 schema as OASIS published it (draft-04), shipped by @microsoft/jest-sarif.
+// Formats are not checked by Ajv (the schema's `uri` formats): checkShape parses the URIs. Its
+// `language` pattern has a stray `]` that only a non-Unicode RegExp accepts.
+const schemaFile = createRequire(import.meta.url).resolve("@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json");
+// A CommonJS module: its class is `default` (which is also what it exports as a whole).
+const validate = new Ajv04.default({
+  allErrors: true,
+  strict: false,
+  validateFormats: false,
+  unicodeRegExp: false,
+}).compile(JSON.parse(readFileSync(schemaFile, "utf8")));
 
 /** Schema check plus what a schema cannot say: ruleIndex points at its rule, URIs resolve. */
 function checkShape(text: string) {
@@ -169,7 +69,8 @@ describe("SARIF 2.1.0", () => {
     expect(driver.rules[2]).toMatchObject({
       id: "union",
       name: "Union",
-      shortDescription: { text: ruleDescriptions.union },
+      shortDescription: { text: "An object breaks a union (one-of) rule of its schema." },
+      helpUri: "https://github.com/kunion/kunion/blob/main/docs/messages.md#union",
     });
   });
 
@@ -190,6 +91,7 @@ describe("SARIF 2.1.0", () => {
           },
         },
       ],
+      partialFingerprints: { [fingerprintKey]: expect.stringMatching(/^[0-9a-f]{16}:1$/) },
       properties: { type: "FieldValueForbidden", field: "spec.strategy.rollingUpdate" },
     });
   });
@@ -210,12 +112,6 @@ describe("SARIF 2.1.0", () => {
       artifactLocation: { uri: "c.yaml", uriBaseId: "%SRCROOT%" },
     });
     expect(doc.properties).toEqual({ type: "FieldValueForbidden", field: "spec.strategy.rollingUpdate", document: 1 });
-  });
-
-  it("has a description for every rule id kunion reports", () => {
-    for (const id of ["union", "union-declaration", "schema", "cel", "parse", "object", "schema-missing"]) {
-      expect(ruleDescriptions[id], id).toMatch(/\.$/);
-    }
   });
 
   it("keeps hostile messages and file names as data", () => {
@@ -245,5 +141,87 @@ describe("SARIF 2.1.0", () => {
     expect(log.runs[0].results).toEqual([]);
     expect(log.runs[0].tool.driver.rules).toEqual([]);
     expect(toSarif([]).runs[0].tool.driver.name).toBe("kunion");
+    // The schema is the real one: it refuses what SARIF 2.1.0 does not define.
+    expect(validate({ ...log, version: "2.0.0" })).toBe(false);
+    const badLevel = toSarif([union]);
+    (badLevel.runs[0].results[0] as { level: string }).level = "fatal";
+    expect(validate(badLevel)).toBe(false);
+  });
+
+  it("keeps a finding's fingerprint when lines are added above it, and tells same-looking findings apart", () => {
+    const before = toSarif([union, warning]).runs[0].results;
+    const after = toSarif([{ ...union, line: 40, column: 9 }, warning]).runs[0].results;
+    const print = (rs: typeof before, rule: string) => rs.find((r) => r.ruleId === rule)?.partialFingerprints;
+    expect(print(after, "union")).toEqual(print(before, "union"));
+    // Another message, field, file or rule: another fingerprint.
+    const others = [
+      { ...union, message: `${union.message}!` },
+      { ...union, field: "spec.strategy" },
+      { ...union, file: "other.yaml" },
+      { ...union, rule: "schema" },
+    ];
+    const all = fingerprints([union, ...others]);
+    expect(new Set(all).size).toBe(5);
+    // The same mistake in two objects of a file: two results, numbered in file order.
+    const twice = fingerprints([{ ...union, line: 30 }, union]);
+    expect(twice[1]?.replace(/:\d+$/, "")).toBe(twice[0]?.replace(/:\d+$/, ""));
+    expect([twice[1]?.slice(-2), twice[0]?.slice(-2)]).toEqual([":1", ":2"]);
+    // A line number quoted in a message does not count either.
+    const dup = (line: number) =>
+      fingerprints([at(parseError(`mapping key "a" already defined at line ${line}`), "a.yaml", line + 2, 1)]);
+    expect(dup(9)).toEqual(dup(3));
+  });
+
+  it("writes one result per cause: the same finding reported twice is one result", () => {
+    const log = checkShape(formatSarif([union, { ...union }, { ...union, line: 16 }]));
+    expect(log.runs[0].results).toHaveLength(2);
+    expect(
+      new Set(log.runs[0].results.map((r: { partialFingerprints: object }) => JSON.stringify(r.partialFingerprints)))
+        .size,
+    ).toBe(2);
+  });
+
+  it("describes every rule with a full description, help in text and Markdown, and its docs anchor", () => {
+    const rules = ruleDocsOf(evolutionRules);
+    const findings = rules.map((r, i) => at({ ...parseError("x"), rule: r.id }, "a.yaml", i + 1, 1));
+    const log = checkShape(formatSarif(findings, { version: "9.9.9", rules }));
+    const { driver } = log.runs[0].tool;
+    expect(driver.version).toBe("9.9.9");
+    expect(driver.rules).toHaveLength(rules.length);
+    for (const d of driver.rules) {
+      const doc = rules.find((r) => r.id === d.id);
+      expect(d.fullDescription.text).toBe(doc?.description);
+      expect(d.shortDescription.text).toMatch(/^[A-Z].*\.$/);
+      expect(d.help.markdown).toContain(`**${d.id}**`);
+      expect(d.help.markdown).toContain(`(${d.helpUri})`);
+      expect(d.help.text).toContain(d.fullDescription.text);
+      expect(d.helpUri).toMatch(new RegExp(`/docs/(messages|evolution)\\.md#${d.id}$`));
+    }
+    expect(driver.rules.find((d: { id: string }) => d.id === "description-changed").defaultConfiguration).toEqual({
+      level: "none",
+      enabled: false,
+    });
+  });
+});
+
+/** The rows of a docs table whose first cell carries the rule's anchor: id → [default, what]. */
+function docsRows(file: string): Map<string, [string, string]> {
+  const text = readFileSync(join(import.meta.dirname, "../../docs", file), "utf8");
+  const rows = new Map<string, [string, string]>();
+  for (const m of text.matchAll(/^\| <a id="([a-z0-9-]+)"><\/a>`\1` \| ([a-z]+) \| (.*) \|$/gm)) {
+    rows.set(m[1] as string, [m[2] as string, m[3] as string]);
+  }
+  return rows;
+}
+
+describe("the rules' docs", () => {
+  it("has a row with its own anchor for every rule, saying what the code says", () => {
+    const rules = ruleDocsOf(evolutionRules);
+    const rows = new Map([...docsRows("messages.md"), ...docsRows("evolution.md")]);
+    expect([...rows.keys()].sort()).toEqual(rules.map((r) => r.id).sort());
+    for (const r of rules) {
+      expect(rows.get(r.id), r.id).toEqual([r.severity, r.description]);
+      expect(r.uri.endsWith(`/${messageRules.includes(r) ? "messages" : "evolution"}.md#${r.id}`)).toBe(true);
+    }
   });
 });
