@@ -1,17 +1,34 @@
 /**
  * Runtime cost accounting. @bufbuild/cel has none, so every function is
- * wrapped to charge a cost close to cel-go's `ActualCost` (1 per call, string
- * and list operations by size, regexes by input × pattern length), and every
- * comprehension charges per iteration through an injected `@kunion_tick` call.
- * When the limit is reached the meter throws, which unwinds the whole
- * evaluation at once: a runaway rule stops after about `limit` steps.
+ * wrapped to charge, before it runs, the cost the API server charges for it
+ * (apiserver pkg/cel/library/cost.go `CallCost`, and cel-go's
+ * interpreter/runtimecost.go for the standard library), and every
+ * comprehension charges per iteration through an injected `@kunion_tick`
+ * call. When the limit is reached the meter throws, which unwinds the whole
+ * evaluation at once: a runaway rule stops after about `limit` steps, and a
+ * call too costly for what is left never starts.
+ *
+ * The same charges, plus the size of what a call builds (a replaced or joined
+ * string, a concatenation), which the API server's runtime cost leaves out
+ * because its estimated cost refuses such rules when the CRD is written, are
+ * drawn from a work budget: kunion's own bound on one document, counted in
+ * the same units so that it is the same on every machine.
  */
-import { type CelFunc, type CelValue, isCelList, isCelMap } from "@bufbuild/cel";
+import { type CelFunc, type CelValue, celType, isCelList, isCelMap } from "@bufbuild/cel";
+import { CIDRValue } from "./lib-ip.js";
+import { countOf, replacedLength } from "./lib-strings.js";
+import { OpaqueValue } from "./values.js";
 
 /** Per-expression limit (apiserver `PerCallLimit`). */
 export const PER_CALL_LIMIT = 1_000_000;
 /** Per-object budget (apiserver `RuntimeCELCostBudget`). */
 export const RUNTIME_BUDGET = 10_000_000;
+/**
+ * kunion's work budget for one document, in cost units: ten objects' worth of
+ * the API server's per-object budget (a `kind: List` shares it among its
+ * items), and what the calls build. A few seconds of work at most.
+ */
+export const DOCUMENT_WORK_LIMIT = 10 * RUNTIME_BUDGET;
 
 export class CostExceeded extends Error {
   constructor() {
@@ -19,11 +36,54 @@ export class CostExceeded extends Error {
   }
 }
 
+/** The document's work budget is spent: kunion stops, whatever the API server would do. */
+export class WorkExceeded extends Error {
+  constructor(readonly limit: number) {
+    super(`work budget of ${limit} exceeded`);
+  }
+}
+
+/** The work one document may take, shared by every rule of every object it holds. */
+export class WorkBudget {
+  spent = 0;
+  /** Set once the budget is spent and a finding said so: later rules do nothing. */
+  reported = false;
+  constructor(readonly limit: number = DOCUMENT_WORK_LIMIT) {}
+  get exhausted(): boolean {
+    return this.spent > this.limit;
+  }
+  charge(n: number): void {
+    this.spent += n;
+    if (this.spent > this.limit) throw new WorkExceeded(this.limit);
+  }
+}
+
+let currentWork: WorkBudget | undefined;
+
+/** Runs `fn` with every CEL evaluation inside it drawing on `budget` (one document's). */
+export function withWorkBudget<T>(budget: WorkBudget, fn: () => T): T {
+  const saved = currentWork;
+  currentWork = budget;
+  try {
+    return fn();
+  } finally {
+    currentWork = saved;
+  }
+}
+
+/** The work budget of the document being checked; a fresh one when none is open (one evaluation alone). */
+export const workBudget = (): WorkBudget => currentWork ?? new WorkBudget();
+
 export class Meter {
   cost = 0;
   exceeded = false;
-  constructor(readonly limit: number) {}
-  charge(n: number): void {
+  constructor(
+    readonly limit: number,
+    readonly work: WorkBudget = new WorkBudget(),
+  ) {}
+  /** Charges `n` of cost, and `n + built` of work. */
+  charge(n: number, built = 0): void {
+    this.work.charge(n + built);
     this.cost += n;
     if (this.cost > this.limit) {
       this.exceeded = true;
@@ -49,85 +109,143 @@ export const TICK = "@kunion_tick";
 
 const FUNC_MARK = Symbol.for("@bufbuild/cel/func");
 
+/** cel-go's `actualSize`: the size of a string, bytes, list or map; 1 for anything else. */
 function sizeOf(v: CelValue | undefined): number {
   if (typeof v === "string") return v.length;
   if (v instanceof Uint8Array) return v.length;
+  if (v instanceof OpaqueValue) return 1;
   if (isCelList(v)) return v.size;
   if (isCelMap(v)) return v.size;
   return 1;
 }
+
+/** `StringTraversalCostFactor` (0.1), rounded up as every `math.Ceil` of the sources. */
 const traverse = (n: number) => Math.ceil(n * 0.1);
 
-/** cel-go's actual cost of one call (interpreter/runtimecost.go, k8s library cost.go), approximately. */
-export function callCost(name: string, target: CelValue | undefined, args: readonly CelValue[]): number {
-  const a0 = target ?? args[0];
-  const a1 = target === undefined ? args[1] : args[0];
+/** cost.go's `traversalCost`: strings by length (rounded down), lists and maps by their items. */
+function traversalCost(v: CelValue | undefined): number {
+  if (typeof v === "string" || v instanceof Uint8Array) return Math.floor(v.length * 0.1);
+  if (v instanceof OpaqueValue) return 1;
+  if (isCelList(v)) {
+    let n = 0;
+    for (const x of v) n += traversalCost(x);
+    return n;
+  }
+  if (isCelMap(v)) {
+    let n = 0;
+    for (const [k, x] of v.entries()) n += traversalCost(k as CelValue) + traversalCost(x);
+    return n;
+  }
+  return 1;
+}
+
+/**
+ * What one call costs, as the API server charges it: cost.go `CallCost` for
+ * the Kubernetes libraries and the strings extension, runtimecost.go
+ * `costCall` for the standard functions, 1 for anything else. `args` are
+ * cel-go's: the target first, then the arguments.
+ */
+export function callCost(name: string, args: readonly CelValue[]): number {
+  const [a0, a1] = args;
   switch (name) {
-    case "matches":
+    // cost.go
+    case "isSorted":
+    case "sum":
+    case "max":
+    case "min":
+    case "indexOf":
+    case "lastIndexOf":
+      return traversalCost(a0);
+    case "url":
+    case "lowerAscii":
+    case "upperAscii":
+    case "substring":
+    case "trim":
+    case "cidr":
+    case "isIP":
+    case "isCIDR":
+    case "quantity":
+    case "isQuantity":
+      return traverse(sizeOf(a0));
+    case "replace":
+    case "split":
+    case "ip.isCanonical":
+      return Math.ceil(sizeOf(a0) * 2 * 0.1);
+    case "join":
+      return Math.ceil(joinedLength(args) * 2 * 0.1);
     case "find":
     case "findAll":
-      return Math.max(1, traverse(1 + sizeOf(a0)) * Math.ceil(sizeOf(a1) * 0.25));
-    case "contains":
+    case "matches": // runtimecost.go MatchesString: the same product
+      return traverse(1 + sizeOf(a0)) * Math.ceil(sizeOf(a1) * 0.25);
+    case "ip":
+      return a0 instanceof CIDRValue ? 1 : traverse(sizeOf(a0));
+    case "containsIP":
+    case "containsCIDR": {
+      let cost = Math.ceil(sizeOf(a0) * 2 * 0.1);
+      if (name === "containsCIDR") cost += traverse(sizeOf(a0)) + 1;
+      if (typeof a1 === "string") cost += traverse(a1.length);
+      return cost;
+    }
+    // runtimecost.go
     case "startsWith":
     case "endsWith":
-      return 1 + traverse(sizeOf(a0)) * Math.max(1, traverse(sizeOf(a1)));
+    case "bytes":
+      return traverse(sizeOf(a0));
+    case "string":
+      return a0 instanceof Uint8Array ? traverse(a0.length) : 1;
+    case "@in":
+      return isCelList(a1) ? a1.size : 1;
     case "_==_":
     case "_!=_":
+      return traverse(Math.min(sizeOf(a0), sizeOf(a1)));
     case "_<_":
     case "_<=_":
     case "_>_":
-    case "_>=_": {
-      const n = Math.min(sizeOf(a0), sizeOf(a1));
-      return (
-        1 + (typeof a0 === "string" || a0 instanceof Uint8Array ? traverse(n) : isCelList(a0) || isCelMap(a0) ? n : 0)
-      );
-    }
+    case "_>=_":
+      return typeof a0 === "string" || a0 instanceof Uint8Array ? traverse(Math.min(sizeOf(a0), sizeOf(a1))) : 1;
     case "_+_":
-      if (typeof a0 === "string" || a0 instanceof Uint8Array) return 1 + traverse(sizeOf(a0) + sizeOf(a1));
-      if (isCelList(a0)) return 1 + sizeOf(a0) + sizeOf(a1);
-      return 1;
-    case "@in":
-      return 1 + (isCelList(a1) ? sizeOf(a1) : 0);
-    case "isSorted":
-    case "sum":
-    case "min":
-    case "max":
-    case "indexOf":
-    case "lastIndexOf":
-    case "join":
-    case "sets.contains":
-    case "sets.equivalent":
-    case "sets.intersects":
-      return (
-        1 +
-        (isCelList(a0) ? sizeOf(a0) * (name.startsWith("sets.") ? Math.max(1, sizeOf(a1)) : 1) : traverse(sizeOf(a0)))
-      );
-    case "split":
-    case "replace":
-    case "lowerAscii":
-    case "upperAscii":
-    case "trim":
-    case "reverse":
-    case "substring":
-    case "charAt":
-    case "format":
-    case "strings.quote":
-    case "url":
-    case "isURL":
-    case "quantity":
-    case "isQuantity":
-    case "ip":
-    case "isIP":
-    case "cidr":
-    case "isCIDR":
-    case "ip.isCanonical":
-    case "validate":
-    case "string":
-    case "timestamp":
-    case "duration":
-      return 1 + traverse(sizeOf(a0) + (name === "validate" ? sizeOf(a1) : 0));
+      return typeof a0 === "string" || a0 instanceof Uint8Array ? traverse(sizeOf(a0) + sizeOf(a1)) : 1;
+    case "contains":
+      return traverse(sizeOf(a0)) * traverse(sizeOf(a1));
     default:
       return 1;
+  }
+}
+
+/** The length of `list.join(sep)`, without building it. */
+function joinedLength(args: readonly CelValue[]): number {
+  const [list, sep] = args;
+  if (!isCelList(list)) return 0;
+  let n = typeof sep === "string" ? sep.length * Math.max(0, list.size - 1) : 0;
+  for (const x of list) n += sizeOf(x);
+  return n;
+}
+
+/**
+ * What a call builds, beyond its cost, for the work budget: the length of
+ * the string or list it returns, when that can outgrow its inputs. Known
+ * before the call, so a call that would build too much never starts.
+ */
+function builtSize(name: string, args: readonly CelValue[]): number {
+  const [a0, a1, a2, a3] = args;
+  switch (name) {
+    case "replace":
+      return typeof a0 === "string" && typeof a1 === "string" && typeof a2 === "string"
+        ? replacedLength(a0, a1, a2, typeof a3 === "bigint" ? countOf(a3) : -1)
+        : 0;
+    case "join":
+      return joinedLength(args);
+    case "split":
+    case "lowerAscii":
+    case "upperAscii":
+    case "reverse":
+    case "strings.quote":
+    case "format":
+      return sizeOf(a0);
+    case "_+_":
+      return typeof a0 === "string" || a0 instanceof Uint8Array || isCelList(a0) ? sizeOf(a0) + sizeOf(a1) : 0;
+    default:
+      return 0;
   }
 }
 
@@ -140,7 +258,27 @@ interface FuncLike {
   call(id: number, target: CelValue | undefined, args: CelValue[]): unknown;
 }
 
-/** `f` charging the meter on every successful call. */
+type TypeLike = { kind: string; name: string };
+const DYN_NAME = "dyn";
+
+/** Whether `f` takes these values (as @bufbuild/cel decides before calling it): charged only then. */
+function takes(f: FuncLike, target: CelValue | undefined, args: readonly CelValue[]): boolean {
+  if ((f.target === undefined) !== (target === undefined) || args.length !== f.arguments.length) return false;
+  const fits = (v: CelValue, t: unknown) => {
+    const want = t as TypeLike;
+    if (want.name === DYN_NAME) return true;
+    try {
+      const got = celType(v) as TypeLike;
+      return got.kind === want.kind && got.name === want.name;
+    } catch {
+      return false;
+    }
+  };
+  if (target !== undefined && !fits(target, f.target)) return false;
+  return args.every((a, i) => fits(a, f.arguments[i]));
+}
+
+/** `f` charging the meter before every call it takes. */
 export function metered(f: CelFunc): CelFunc {
   const inner = f as unknown as FuncLike;
   const name = inner.name;
@@ -152,9 +290,11 @@ export function metered(f: CelFunc): CelFunc {
     arguments: inner.arguments,
     result: inner.result,
     call(id, target, args) {
-      const r = inner.call(id, target, args);
-      if (r !== undefined && current !== undefined) current.charge(callCost(name, target, args));
-      return r;
+      if (current !== undefined && takes(inner, target, args)) {
+        const all = target === undefined ? args : [target, ...args];
+        current.charge(callCost(name, all), builtSize(name, all));
+      }
+      return inner.call(id, target, args);
     },
   };
   return wrapper as unknown as CelFunc;

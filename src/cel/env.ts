@@ -24,6 +24,7 @@ import { LISTS_DECLS, LISTS_FUNCS } from "./lib-lists.js";
 import { OPTIONAL_DECLS, OPTIONAL_FUNCS } from "./lib-optional.js";
 import { QUANTITY_DECLS, QUANTITY_FUNCS } from "./lib-quantity.js";
 import { REGEX_DECLS, REGEX_FUNCS } from "./lib-regex.js";
+import { STRINGS_FUNCS } from "./lib-strings.js";
 import { URL_DECLS, URL_FUNCS } from "./lib-url.js";
 import { celEquals, listAdd } from "./values.js";
 
@@ -65,6 +66,7 @@ function buildEnv(): CelEnv {
   const base = celEnv({
     funcs: [
       ...strings,
+      ...STRINGS_FUNCS,
       ...OVERRIDES,
       ...LISTS_FUNCS,
       ...REGEX_FUNCS,

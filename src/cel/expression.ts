@@ -8,7 +8,7 @@
 import { isCelError, isCelList, isCelMap, isCelUint, plan } from "@bufbuild/cel";
 import { isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
 import { Checker, formatIssues } from "./checker.js";
-import { CostExceeded, Meter, PER_CALL_LIMIT, withMeter } from "./cost.js";
+import { CostExceeded, Meter, PER_CALL_LIMIT, WorkExceeded, withMeter, workBudget } from "./cost.js";
 import { ENV, FUNCTIONS } from "./env.js";
 import type { CelBudget } from "./index.js";
 import { parseOrExplain } from "./rules.js";
@@ -67,17 +67,22 @@ export function evaluateExpression(
 ): { value?: JsonValue; error?: string } {
   const p = expr as Compiled;
   const limit = Math.max(0, Math.min(PER_CALL_LIMIT, budget?.remaining ?? PER_CALL_LIMIT));
-  const meter = new Meter(limit);
+  const meter = new Meter(limit, workBudget());
   let value: unknown;
   try {
     meter.charge(p.baseCost);
     value = withMeter(meter, () => p.run({ self: dynValue(self) }));
   } catch (e) {
-    if (budget !== undefined) budget.remaining -= meter.cost;
-    if (e instanceof CostExceeded) return { error: "operation cancelled: actual cost limit exceeded" };
-    return { error: e instanceof Error ? e.message : String(e) };
+    if (!(e instanceof CostExceeded || e instanceof WorkExceeded)) {
+      if (budget !== undefined) budget.remaining -= meter.cost;
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
   }
   if (budget !== undefined) budget.remaining -= meter.cost;
+  // @bufbuild/cel turns some exceptions into error values: the meter and the budget know what happened.
+  if (meter.work.exhausted)
+    return { error: `kunion stopped: the document exceeds its work budget of ${meter.work.limit} cost units` };
+  if (meter.exceeded) return { error: "operation cancelled: actual cost limit exceeded" };
   if (isCelError(value)) return { error: value instanceof Error ? value.message : String(value) };
   return toJson(value);
 }

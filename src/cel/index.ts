@@ -17,7 +17,7 @@ import type { FieldPath } from "../path/index.js";
 import type { JsonObject, JsonValue } from "../value/index.js";
 import { type CelBadValue, type CompiledRules, compileRulesImpl, evaluateRulesImpl } from "./rules.js";
 
-export { PER_CALL_LIMIT, RUNTIME_BUDGET } from "./cost.js";
+export { DOCUMENT_WORK_LIMIT, PER_CALL_LIMIT, RUNTIME_BUDGET, WorkBudget, withWorkBudget } from "./cost.js";
 export { escapeName, unescapeName } from "./escape.js";
 export type { CelBadValue } from "./rules.js";
 

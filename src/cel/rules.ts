@@ -8,7 +8,7 @@ import { type Finding, type FindingType, finding } from "../findings/index.js";
 import type { FieldPath, PathSegment } from "../path/index.js";
 import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { Checker, type Expr, formatIssue, formatIssues } from "./checker.js";
-import { CostExceeded, Meter, PER_CALL_LIMIT, withMeter } from "./cost.js";
+import { CostExceeded, Meter, PER_CALL_LIMIT, type WorkBudget, WorkExceeded, withMeter, workBudget } from "./cost.js";
 import { ENV, FUNCTIONS } from "./env.js";
 import { NONE, OptionalValue } from "./lib-optional.js";
 import { instrument, parseRule, SyntaxErrorAt, walk } from "./syntax.js";
@@ -372,18 +372,32 @@ interface RunResult {
   value: unknown;
   cost: number;
   exceeded: boolean;
+  /** The document's work budget ran out during this run. */
+  spent: boolean;
 }
 
-function run(p: Program, bindings: Record<string, unknown>, limit: number): RunResult {
-  const meter = new Meter(limit);
+function run(p: Program, bindings: Record<string, unknown>, limit: number, work: WorkBudget): RunResult {
+  const meter = new Meter(limit, work);
   let value: unknown;
   try {
     meter.charge(p.baseCost);
     value = withMeter(meter, () => p.run(bindings));
   } catch (e) {
-    if (!(e instanceof CostExceeded)) throw e;
+    if (!(e instanceof CostExceeded || e instanceof WorkExceeded)) throw e;
   }
-  return { value, cost: meter.cost, exceeded: meter.exceeded };
+  // @bufbuild/cel turns some exceptions into error values: the meter and the budget know what happened.
+  return { value, cost: meter.cost, exceeded: meter.exceeded, spent: work.exhausted };
+}
+
+/** Said once per document, where its work budget ran out; no rule of it runs after. */
+function workSpent(path: FieldPath, work: WorkBudget): Finding {
+  work.reported = true;
+  return finding({
+    type: "FieldValueInvalid",
+    path,
+    detail: `kunion stopped evaluating validation rules here: the document exceeds its work budget of ${work.limit} cost units (kunion's bound on one document, not the API server's); the remaining rules of the document are not checked`,
+    rule: "work-budget",
+  });
 }
 
 /**
@@ -408,7 +422,8 @@ export function evaluateRulesImpl(
   form: CelBadValue = "value",
 ): Finding[] {
   const out: Finding[] = [];
-  if (budget.remaining < 0 || self === null || self === undefined) return out;
+  const work = workBudget();
+  if (budget.remaining < 0 || work.reported || self === null || self === undefined) return out;
   const tn = badValueOf(self, rules.typeName, form);
   const selfVal = toCelValue(self, rules.selfType);
   const oldVal = oldSelf === undefined || oldSelf === null ? undefined : toCelValue(oldSelf, rules.selfType);
@@ -427,7 +442,12 @@ export function evaluateRulesImpl(
       bindings = optional;
     }
     const limit = Math.min(PER_CALL_LIMIT, budget.remaining);
-    const res = run(r.program, bindings, limit);
+    const res = run(r.program, bindings, limit, work);
+    if (res.spent) {
+      out.push(workSpent(dataPath, work));
+      budget.remaining = -1;
+      return out;
+    }
     if (res.exceeded || res.cost > budget.remaining) {
       if (res.cost > budget.remaining)
         out.push(
@@ -467,7 +487,12 @@ export function evaluateRulesImpl(
     const path = r.fieldPath.length > 0 ? [...dataPath, ...r.fieldPath] : dataPath;
     let detail = ruleMessageOrDefault(r);
     if (r.messageExpression !== undefined) {
-      const mres = run(r.messageExpression, bindings, Math.min(PER_CALL_LIMIT, budget.remaining));
+      const mres = run(r.messageExpression, bindings, Math.min(PER_CALL_LIMIT, budget.remaining), work);
+      if (mres.spent) {
+        out.push(workSpent(path, work));
+        budget.remaining = -1;
+        return out;
+      }
       if (mres.cost > budget.remaining) {
         out.push(
           invalidAt(

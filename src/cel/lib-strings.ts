@@ -1,0 +1,89 @@
+/**
+ * The strings extension's `replace` and `split` as cel-go has them (Go's
+ * strings.Replace and strings.SplitN), in place of @bufbuild/cel's: its
+ * replace rebuilds the whole string at each occurrence (quadratic: 40,000
+ * characters took seconds), stops after as many replacements as the string
+ * has characters and does nothing for a negative count; its split follows
+ * JavaScript's limit, which drops the rest instead of keeping it in the last
+ * item. Both are linear here.
+ */
+import { type CelList, CelScalar, celList, celMethod, listType } from "@bufbuild/cel";
+
+const { STRING, INT, DYN } = CelScalar;
+
+/** Go's strings.Replace: the first `n` occurrences (all when n < 0); "" matches before each code point and at the end. */
+export function replaceN(s: string, old: string, repl: string, n: number): string {
+  if (n === 0 || old === repl) return s;
+  const parts: string[] = [];
+  let count = 0;
+  if (old === "") {
+    for (const c of s) {
+      if (n >= 0 && count >= n) {
+        parts.push(c);
+        continue;
+      }
+      parts.push(repl, c);
+      count++;
+    }
+    if (n < 0 || count < n) parts.push(repl);
+    return parts.join("");
+  }
+  let last = 0;
+  for (let i = s.indexOf(old); i !== -1 && (n < 0 || count < n); i = s.indexOf(old, last)) {
+    parts.push(s.slice(last, i), repl);
+    last = i + old.length;
+    count++;
+  }
+  parts.push(s.slice(last));
+  return parts.join("");
+}
+
+/** The length of `replaceN(s, old, repl, n)`, without building it. */
+export function replacedLength(s: string, old: string, repl: string, n: number): number {
+  if (n === 0 || old === repl) return s.length;
+  let count = 0;
+  if (old === "") count = Array.from(s).length + 1;
+  else for (let i = s.indexOf(old); i !== -1 && (n < 0 || count < n); i = s.indexOf(old, i + old.length)) count++;
+  if (n >= 0) count = Math.min(count, n);
+  return s.length + count * (repl.length - old.length);
+}
+
+/** Go's strings.SplitN: at most `n` items, the last holding the rest (all when n < 0, none when n = 0); "" splits code points. */
+export function splitN(s: string, sep: string, n: number): string[] {
+  if (n === 0) return [];
+  if (sep === "") {
+    const chars = Array.from(s);
+    if (n < 0 || n >= chars.length) return chars;
+    return [...chars.slice(0, n - 1), chars.slice(n - 1).join("")];
+  }
+  if (n < 0) return s.split(sep);
+  const out: string[] = [];
+  let start = 0;
+  while (out.length < n - 1) {
+    const i = s.indexOf(sep, start);
+    if (i === -1) break;
+    out.push(s.slice(start, i));
+    start = i + sep.length;
+  }
+  out.push(s.slice(start));
+  return out;
+}
+
+/** A CEL int as Go's count: any negative one means all; one past the safe range is as good as all too. */
+export const countOf = (n: bigint) =>
+  n > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : n < 0n ? -1 : Number(n);
+
+export const STRINGS_FUNCS = [
+  celMethod("replace", STRING, [STRING, STRING], STRING, function (old: string, repl: string) {
+    return replaceN(this, old, repl, -1);
+  }),
+  celMethod("replace", STRING, [STRING, STRING, INT], STRING, function (old: string, repl: string, n: bigint) {
+    return replaceN(this, old, repl, countOf(n));
+  }),
+  celMethod("split", STRING, [STRING], listType(DYN), function (sep: string): CelList {
+    return celList(splitN(this, sep, -1));
+  }),
+  celMethod("split", STRING, [STRING, INT], listType(DYN), function (sep: string, n: bigint): CelList {
+    return celList(splitN(this, sep, countOf(n)));
+  }),
+];
