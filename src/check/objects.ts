@@ -93,6 +93,7 @@ function listItem(
     value,
     locate: (path) => doc.locate(["items", index, ...path]),
     render: () => undefined,
+    within: { document: doc, path: ["items", index] },
   };
 }
 

@@ -7,11 +7,31 @@
  * Imports value, path, findings and the `yaml` and `js-yaml` packages.
  */
 import { CORE_SCHEMA, load as loadYaml } from "js-yaml";
-import { type Document, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import {
+  Composer,
+  type CST,
+  type Document,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  Lexer,
+  LineCounter,
+  type Node,
+  Parser,
+  YAMLParseError,
+} from "yaml";
 import { type Finding, parseError } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
-import type { JsonValue } from "../value/index.js";
+import { deepEqual, type JsonValue } from "../value/index.js";
+import { printYaml } from "./print.js";
+import { applyEdits, type Edit, editInPlace } from "./render.js";
+import { goYaml } from "./schema.js";
 import { readTree } from "./tree.js";
+
+export { printOptions, printYaml, readsAsNonString } from "./print.js";
+export { type Edit, editsBetween } from "./render.js";
 
 export interface SourceLimits {
   /** Bytes per input text; larger inputs are refused whole. */
@@ -41,17 +61,17 @@ export interface SourceDocument {
   /** Line and column of the node at `path`, or of its nearest existing parent. */
   locate(path: FieldPath): Position;
   /**
-   * The document's text with edits applied, comments and layout kept; the
-   * original text when there are none. Undefined for a document that only a
-   * lenient reading could parse (its syntax tree is not trustworthy).
+   * The document's text with edits applied, which reads back as `value` with
+   * the edits applied; the original text, byte for byte, when there are none.
+   * Comments and layout are kept where the edits can be made in the syntax
+   * tree; where they cannot (an alias, an anchor or a merge key shares the
+   * place, or only the lenient reader could read the text) the document is
+   * printed anew and `onLost` is told why. Undefined for a document without
+   * text of its own (an object given as a value, an item of a List).
    */
-  render(edits: readonly Edit[]): string | undefined;
-}
-
-/** Set `value` at `path`, or remove what is there when `value` is undefined. */
-export interface Edit {
-  path: FieldPath;
-  value?: JsonValue;
+  render(edits: readonly Edit[], onLost?: (why: string) => void): string | undefined;
+  /** For an object read from inside a document (an item of a List): that document, and the object's path in it. */
+  within?: { document: SourceDocument; path: FieldPath };
 }
 
 export interface ParsedSource {
@@ -72,21 +92,19 @@ export function parseSource(text: string, file: string, limits: Partial<SourceLi
     return { documents: [], findings };
   }
   const documents: SourceDocument[] = [];
-  for (const chunk of splitDocuments(text)) {
+  for (const chunk of documentChunks(text)) {
     const index = chunk.index;
     const lines = new LineCounter();
-    const doc = parseDocument(chunk.text, {
-      lineCounter: lines,
-      schema: "yaml-1.1",
-      customTags: asGoYaml,
-      merge: true,
-      // readTree finds duplicate keys in one pass: the package's own check is quadratic.
-      uniqueKeys: false,
-    });
     const position = (offset: number): Position => {
       const p = lines.linePos(offset);
       return { line: p.line + chunk.line, column: p.col };
     };
+    const parsed = parseChunk(chunk.text, lines, lim.maxDepth);
+    if ("tooDeep" in parsed) {
+      findings.push(at(parseError("document nests too deeply to be read"), position(parsed.tooDeep), index));
+      continue;
+    }
+    const doc = parsed.doc;
     const start = position(doc.range[0]);
     if (doc.contents === null && doc.errors.length === 0) continue; // an empty document
     if (chunk.text.length > lim.maxDocumentBytes) {
@@ -116,13 +134,15 @@ export function parseSource(text: string, file: string, limits: Partial<SourceLi
       value = tree.value;
     }
     if (value === null || value === undefined) continue;
-    const lenient = doc.errors.length > 0;
+    const read = value;
+    // The `yaml` package could not read the text: only js-yaml did, so the syntax tree is not the document.
+    const tree = doc.errors.length > 0 ? undefined : doc;
     documents.push({
       file,
       index,
-      value,
+      value: read,
       locate: (path) => locateIn(doc, path, position),
-      render: (edits) => (lenient ? undefined : render(doc, chunk.text, edits)),
+      render: (edits, onLost) => render(tree, chunk.text, read, edits, onLost),
     });
   }
   return { documents, findings };
@@ -133,38 +153,25 @@ export function documentOf(value: JsonValue, file: string): SourceDocument {
   return { file, index: 0, value, locate: () => ({ line: 1, column: 1 }), render: () => undefined };
 }
 
-// go-yaml v2 (sigs.k8s.io/yaml) reads YAML 1.1 scalars, but a float needs a
-// digit (`.` and `e5` are strings), and there are no sexagesimal numbers
-// (`12:30` is a string) nor timestamps (kept as written).
-const goFloat = /^[-+]?(?:\.[0-9][0-9_]*|[0-9][0-9_]*\.[0-9_]*)$/;
-const goFloatExp = /^[-+]?(?:\.[0-9][0-9_]*|[0-9][0-9_]*(?:\.[0-9_]*)?)[eE][-+]?[0-9]+$/;
-
-function asGoYaml<T>(tags: T[]): T[] {
-  const facts = (t: T) =>
-    typeof t === "object" && t !== null ? (t as { tag?: string; format?: string; test?: unknown }) : {};
-  return tags
-    .filter((t) => facts(t).format !== "TIME" && facts(t).tag !== "tag:yaml.org,2002:timestamp")
-    .map((t) => {
-      const { tag, format, test } = facts(t);
-      if (tag !== "tag:yaml.org,2002:float" || !(test instanceof RegExp) || test.source.includes("inf")) return t;
-      return { ...t, test: format === "EXP" ? goFloatExp : goFloat };
-    });
-}
-
-interface Chunk {
+export interface DocumentChunk {
+  /** The document's text, without the `---` line that ends it. */
   text: string;
-  /** Lines before the chunk in the whole text. */
+  /** Offset of the text in the whole stream. */
+  offset: number;
+  /** Lines before the chunk in the whole stream. */
   line: number;
+  /** 0-based index among the documents of the stream, empty ones included (SourceDocument.index). */
   index: number;
 }
 
 /**
  * Splits a stream on `---` lines before any parsing, as Kubernetes' YAML
  * reader (apimachinery util/yaml) does: a broken document cannot swallow the
- * next one, and document indexes match kubectl's.
+ * next one, and document indexes match kubectl's. The text between two chunks
+ * is their `---` line.
  */
-function splitDocuments(text: string): Chunk[] {
-  const chunks: Chunk[] = [];
+export function documentChunks(text: string): DocumentChunk[] {
+  const chunks: DocumentChunk[] = [];
   let begin = 0;
   let line = 0;
   let chunkLine = 0;
@@ -173,7 +180,7 @@ function splitDocuments(text: string): Chunk[] {
     const newline = text.indexOf("\n", from);
     const end = newline < 0 ? text.length : newline;
     if (isSeparator(text.slice(from, end))) {
-      chunks.push({ text: text.slice(begin, from), line: chunkLine, index: chunks.length });
+      chunks.push({ text: text.slice(begin, from), offset: begin, line: chunkLine, index: chunks.length });
       begin = end + 1;
       chunkLine = line + 1;
     }
@@ -181,8 +188,44 @@ function splitDocuments(text: string): Chunk[] {
     from = newline + 1;
     line++;
   }
-  chunks.push({ text: text.slice(begin), line: chunkLine, index: chunks.length });
+  chunks.push({ text: text.slice(begin), offset: begin, line: chunkLine, index: chunks.length });
   return chunks;
+}
+
+/**
+ * One document's syntax tree, as the `yaml` package's parseDocument builds
+ * it, but refused as soon as its collections nest deeper than `maxDepth` (+ a
+ * document and a scalar on the parser's stack): the package's composer
+ * recurses once per level, and past some depth it overflows the stack at a
+ * point that depends on how deep the caller's stack already is. The parser
+ * keeps its own stack, so the check costs nothing and stops at the first
+ * character too deep, however long the input.
+ */
+function parseChunk(
+  text: string,
+  lines: LineCounter,
+  maxDepth: number,
+): { doc: Document.Parsed } | { tooDeep: number } {
+  const parser = new Parser(lines.addNewLine);
+  lines.addNewLine(0);
+  const tokens: CST.Token[] = [];
+  for (const lexeme of new Lexer().lex(text)) {
+    const offset = parser.offset;
+    for (const token of parser.next(lexeme)) tokens.push(token);
+    if (parser.stack.length > maxDepth + 2) return { tooDeep: offset };
+  }
+  for (const token of parser.end()) tokens.push(token);
+  let doc: Document.Parsed | undefined;
+  for (const d of new Composer(goYaml).compose(tokens, true, text.length)) {
+    if (doc === undefined) doc = d;
+    else {
+      // As parseDocument answers a second document in its text (after a `...` line).
+      const message = "Source contains multiple documents; please use YAML.parseAllDocuments()";
+      doc.errors.push(new YAMLParseError([d.range[0], d.range[1]], "MULTIPLE_DOCS", message));
+      break;
+    }
+  }
+  return { doc: doc as Document.Parsed };
 }
 
 const isSeparator = (line: string) => line.startsWith("---") && /^---[ \t]*(#.*)?\r?$/.test(line);
@@ -225,15 +268,32 @@ function describeYamlError(message: string): string {
   return first.replace(/ at line \d+, column \d+:?$/, "");
 }
 
-function render(doc: Document, original: string, edits: readonly Edit[]): string {
+/**
+ * The text of a document with edits: made in its syntax tree when that reads
+ * back as the edited value, else the edited value printed anew, saying why.
+ */
+function render(
+  doc: Document | undefined,
+  original: string,
+  value: JsonValue,
+  edits: readonly Edit[],
+  onLost: ((why: string) => void) | undefined,
+): string {
   if (edits.length === 0) return original;
-  const copy = doc.clone();
-  for (const { path, value } of edits) {
-    const keys = path.map((seg) => (typeof seg === "object" ? seg.key : seg));
-    if (value === undefined) copy.deleteIn(keys);
-    else copy.setIn(keys, copy.createNode(value));
+  const edited = applyEdits(value, edits);
+  let lost = "only a lenient reading could read it: its syntax tree is not the document";
+  if (doc) {
+    const inPlace = editInPlace(doc, edits);
+    if ("text" in inPlace && readsBackAs(inPlace.text, edited)) return inPlace.text;
+    lost = "text" in inPlace ? "the text edited in place did not read back as the edited object" : inPlace.lost;
   }
-  return copy.toString({ flowCollectionPadding: false });
+  onLost?.(lost);
+  return printYaml(edited);
+}
+
+function readsBackAs(text: string, value: JsonValue): boolean {
+  const { documents, findings } = parseSource(text, "");
+  return findings.length === 0 && documents.length === 1 && deepEqual(documents[0]?.value, value);
 }
 
 /** Walks the syntax tree along `path`; stops at the deepest node that exists. */

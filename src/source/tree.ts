@@ -179,7 +179,7 @@ function allowedAliasRatio(decoded: number): number {
 }
 
 /** `<<` as a plain key: the `yaml` package reads it as a symbol when merge keys are on. */
-function isMergeKey(key: unknown): boolean {
+export function isMergeKey(key: unknown): boolean {
   if (!isScalar(key)) return false;
   const v = key.value;
   return typeof v === "symbol" ? v.description === "<<" : v === "<<" && key.type === "PLAIN";
