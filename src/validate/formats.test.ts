@@ -37,11 +37,17 @@ const cases: Record<string, [valid: string[], invalid: string[]]> = {
   ],
   "date-time": [
     ["2024-01-02T03:04:05Z", "2024-01-02t03:04:05.123+02:00", "2024-01-02T23:59:59-00:00"],
-    ["2024-01-02T24:00:00Z", "2024-01-02 03:04:05Z", "2024-01-02T03:04:05", "2024-02-30T00:00:00Z"],
+    [
+      "2024-01-02T24:00:00Z",
+      "2024-01-02 03:04:05Z",
+      "2024-01-02T03:04:05",
+      "2024-02-30T00:00:00Z",
+      "2016-12-31T23:59:60Z",
+    ],
   ],
   duration: [
     ["1h30m", "300ms", "-1.5h", "0", "2µs", "3 days", "1 week 2hours"],
-    ["", "5", "1y", "1 fortnight", "h", ".s"],
+    ["", "5", "1y", "1 fortnight", "h", ".s", "99999999999999999999 weeks", "1s invalid"],
   ],
   byte: [
     ["aGVsbG8=", "aGk=", "YWJj"],
@@ -52,8 +58,17 @@ const cases: Record<string, [valid: string[], invalid: string[]]> = {
     ["-a.com", "a..b", "a_b.com", `${"a".repeat(64)}.com`],
   ],
   uri: [
-    ["https://example.com/x?y", "/path", "mailto:a@b", "*", "http://[::1]:80/"],
-    ["relative/path", "http://a b/", "http://host:port/", "/a%zz", ":x", ""],
+    ["https://example.com/x?y", "/path", "mailto:a@b", "*", "http://[::1]:80/", "http://[fe80::1%25en0]/"],
+    [
+      "relative/path",
+      "http://a b/",
+      "http://host:port/",
+      "/a%zz",
+      ":x",
+      "",
+      "http://192.168.0.%31/",
+      "http://[fe80::1%en0]/",
+    ],
   ],
   email: [
     ["a@b.c", "Name <a@b.c>", '"a b"@example.com'],
