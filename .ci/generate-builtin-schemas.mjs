@@ -49,10 +49,10 @@ function quantities() {
       if (entry.isDirectory() && !entry.name.startsWith("_")) walk(join(dir, entry.name), [...rel, entry.name]);
       else if (entry.name.endsWith(".d.ts") && rel.length > 0) {
         const text = readFileSync(join(dir, entry.name), "utf8");
-        const version = rel[rel.length - 1];
-        const key = `${version}/${entry.name.slice(0, -".d.ts".length)}`;
+        // By name alone: kubernetes-models has one release, whose beta versions may be gone.
+        const key = entry.name.slice(0, -".d.ts".length);
         for (const m of text.matchAll(
-          /"(\w+)"\??: (?:\{\s*\[key: string\]: )?IIoK8sApimachineryPkgApiResourceQuantity/g,
+          /"(\w+)"\??: (?:\{\s*\[key: string\]: |Array<)?IIoK8sApimachineryPkgApiResourceQuantity/g,
         )) {
           if (!out.has(key)) out.set(key, new Set());
           out.get(key).add(m[1]);
@@ -64,18 +64,18 @@ function quantities() {
   return out;
 }
 
-/** `V1beta1DeviceCapacity` → `v1beta1/DeviceCapacity`; group-prefixed names (`CoreV1Event`) likewise. */
+/** `V1beta1DeviceCapacity` → `DeviceCapacity`; group-prefixed names (`CoreV1Event`) likewise. */
 function modelKey(name) {
-  const m = /^(?:[A-Z][a-z]+)*?(V\d+(?:(?:alpha|beta)\d+)?)([A-Z]\w*)$/.exec(name);
-  return m ? `${m[1].toLowerCase()}/${m[2]}` : undefined;
+  return /^(?:[A-Z][a-z]+)*?V\d+(?:(?:alpha|beta)\d+)?([A-Z]\w*)$/.exec(name)?.[1];
 }
 
 /** The type grammar of src/builtins/table.ts, from client-node's attribute type and format. */
 function typeOf(type, format, isQuantity) {
   const list = /^Array<(.+)>$/.exec(type);
-  if (list) return `[${typeOf(list[1], "", isQuantity)}]`;
+  // The attribute's format is its elements' (`Array<number>` int32, `{ [key: string]: string; }` byte).
+  if (list) return `[${typeOf(list[1], format, isQuantity)}]`;
   const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
-  if (map) return `{${typeOf(map[1], "", isQuantity)}}`;
+  if (map) return `{${typeOf(map[1], format, isQuantity)}}`;
   switch (type) {
     case "string":
       if (isQuantity) return "q";
