@@ -31,8 +31,8 @@ export class RequestError extends Error {
 export const bodyTooLarge = () => new RequestError(413, "body", `request body is larger than ${maxBodyBytes} bytes`);
 
 /**
- * The bytes of a body, read chunk by chunk and abandoned (stream cancelled, 413) as soon as
- * they pass `max`: a body without Content-Length (chunked) is never buffered whole.
+ * The bytes of a body, read chunk by chunk and abandoned (413) as soon as they pass `max`:
+ * a body without Content-Length (chunked) is never buffered whole.
  */
 export async function readLimited(body: ReadableStream<Uint8Array> | null, max: number): Promise<Uint8Array> {
   if (!body) return new Uint8Array(0);
@@ -44,7 +44,8 @@ export async function readLimited(body: ReadableStream<Uint8Array> | null, max: 
     if (done) break;
     size += value.byteLength;
     if (size > max) {
-      reader.cancel().catch(() => {});
+      // Let go rather than cancel: workerd drops the connection, answer and all, when a request body is cancelled.
+      reader.releaseLock();
       throw bodyTooLarge();
     }
     chunks.push(value);
