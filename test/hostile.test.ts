@@ -261,4 +261,35 @@ describe("hostile schemas are answered with findings, fast", () => {
     expect(code).toBe(1);
     expect(stdout).toMatch(/cost/);
   });
+
+  it("a List whose every item spends its CEL budget stops on the document's work budget, and the run goes on", () => {
+    // Each item: 20 rules of about 450,000 each, under the API server's per-call and per-object limits.
+    const rule = "self.items.all(x, self.items.all(y, x + y >= 0))";
+    const crd = crdWithSpec({
+      type: "object",
+      properties: { items: { type: "array", items: { type: "integer" } } },
+      "x-kubernetes-validations": Array.from({ length: 20 }, (_, i) => ({ rule: `${rule} || ${i} < 0` })),
+    });
+    const item = { ...JSON.parse(thing({ items: Array.from({ length: 300 }, (_, i) => i) })), kind: "Thing" };
+    const list = JSON.stringify({ apiVersion: "v1", kind: "List", items: Array.from({ length: 40 }, () => item) });
+    const started = performance.now();
+    const { stdout } = kunion(
+      { "crd.json": crd, "list.json": list, "next.json": thing({ items: "not a list" }) },
+      "validate",
+    );
+    expect(performance.now() - started).toBeLessThan(10_000);
+    const stopped = stdout.split("\n").filter((l) => l.includes("work budget"));
+    expect(stopped).toHaveLength(1);
+    expect(stopped[0]).toMatch(
+      /\/list\.json:1:\d+: error work-budget: spec: Invalid value: kunion stopped evaluating validation rules here: the document exceeds its work budget of 20000000 cost units/,
+    );
+    // Located in the third item (one object's whole budget and more fit; the items share the document's).
+    const column = Number(/list\.json:1:(\d+)/.exec(stopped[0] ?? "")?.[1]);
+    expect(list.slice(0, column)).toMatch(/\{"apiVersion":"example\.com\/v1"/);
+    expect(list.slice(0, column).match(/"kind":"Thing"/g)).toHaveLength(3);
+    // The next file is still validated.
+    expect(stdout).toMatch(
+      /next\.json:1:\d+: error schema: spec\.items: Invalid value: "string": spec\.items in body must be of type array/,
+    );
+  });
 });

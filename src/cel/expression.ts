@@ -67,7 +67,7 @@ export function evaluateExpression(
 ): { value?: JsonValue; error?: string } {
   const p = expr as Compiled;
   const limit = Math.max(0, Math.min(PER_CALL_LIMIT, budget?.remaining ?? PER_CALL_LIMIT));
-  const meter = new Meter(limit, workBudget());
+  const meter = new Meter(limit, workBudget(budget));
   let value: unknown;
   try {
     meter.charge(p.baseCost);

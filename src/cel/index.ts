@@ -15,6 +15,7 @@
 import { type Finding, finding } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import type { JsonObject, JsonValue } from "../value/index.js";
+import type { WorkBudget } from "./cost.js";
 import { type CelBadValue, type CompiledRules, compileRulesImpl, evaluateRulesImpl } from "./rules.js";
 
 export { DOCUMENT_WORK_LIMIT, PER_CALL_LIMIT, RUNTIME_BUDGET, WorkBudget, withWorkBudget } from "./cost.js";
@@ -29,6 +30,8 @@ export interface CelRules {
 /** Runtime cost budget for one object (API server: 1e7 per object, 1e6 per expression). */
 export interface CelBudget {
   remaining: number;
+  /** kunion's work budget, when no document's is open (withWorkBudget): one per object, made on first use. */
+  work?: WorkBudget;
 }
 
 /**

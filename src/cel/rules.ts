@@ -418,11 +418,11 @@ export function evaluateRulesImpl(
   self: JsonValue,
   oldSelf: JsonValue | undefined,
   dataPath: FieldPath,
-  budget: { remaining: number },
+  budget: { remaining: number; work?: WorkBudget },
   form: CelBadValue = "value",
 ): Finding[] {
   const out: Finding[] = [];
-  const work = workBudget();
+  const work = workBudget(budget);
   if (budget.remaining < 0 || work.reported || self === null || self === undefined) return out;
   const tn = badValueOf(self, rules.typeName, form);
   const selfVal = toCelValue(self, rules.selfType);

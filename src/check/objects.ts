@@ -4,7 +4,7 @@ import type { FieldPath } from "../path/index.js";
 import { propertyOf, type SchemaNode } from "../schema/index.js";
 import type { SourceDocument } from "../source/index.js";
 import { type NormalizeOptions, type NormalizeResult, normalize, validateUnions } from "../unions/index.js";
-import { validateObjectMetadata, validateWithSchema } from "../validate/index.js";
+import { validateObjectMetadata, validateWithSchema, WorkBudget, withWorkBudget } from "../validate/index.js";
 import { displayText, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { type BuiltinSchemas, notCarried, releaseSchemas, validateBuiltinObject } from "./builtins.js";
 import { type Catalog, isSchemaDocument } from "./catalog.js";
@@ -258,11 +258,17 @@ export function validateObjects(
   options: ValidateObjectsOptions = {},
 ): Finding[] {
   const findings: Finding[] = [];
+  // One work budget per document: the items of a `kind: List` share their document's.
+  const budgets = new Map<string, WorkBudget>();
   for (const o of objects) {
     const oldObject = o.identity ? options.old?.get(o.identity) : undefined;
-    for (const f of validateObject(catalog, o.apiVersion, o.kind, o.object, { ...options, oldObject })) {
-      findings.push(at(o.doc, f));
-    }
+    const key = `${o.doc.file}\u0000${o.doc.index}`;
+    const work = budgets.get(key) ?? new WorkBudget();
+    budgets.set(key, work);
+    const found = withWorkBudget(work, () =>
+      validateObject(catalog, o.apiVersion, o.kind, o.object, { ...options, oldObject }),
+    );
+    for (const f of found) findings.push(at(o.doc, f));
   }
   return findings;
 }

@@ -10,6 +10,8 @@
  * `keywords/`, each with its messages. May import value, path, findings,
  * schema, cel and `@bufbuild/re2`.
  */
+// kunion's work budget for one document, drawn on by the CEL rules validation runs.
+export { WorkBudget, withWorkBudget } from "../cel/index.js";
 export { type CompiledSchema, compileSchema, compileSchemaGraph } from "./compile.js";
 export { type ValidateOptions, validateWithSchema } from "./validate.js";
 
