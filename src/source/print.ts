@@ -60,23 +60,22 @@ function forcedQuote(s: string): Scalar.Type | undefined {
  * Marks every string scalar of a node built from a value (keys included: `on:`
  * is the key `true` to go-yaml) that must be quoted to read back as a string.
  */
-export function quoteStrings(node: Node): void {
-  visit(node, {
-    Scalar(_, scalar) {
-      if (typeof scalar.value !== "string") return;
-      const quote = forcedQuote(scalar.value);
-      if (quote) scalar.type = quote;
-    },
-  });
+function quoteStrings(node: Node): void {
+  const quote = (scalar: Scalar) => {
+    if (typeof scalar.value !== "string") return;
+    const type = forcedQuote(scalar.value);
+    if (type) scalar.type = type;
+    // With merge keys on, the `yaml` package prints the string `<<` as a merge key, quotes or not.
+    if (scalar.value === "<<") scalar.tag = "tag:yaml.org,2002:str";
+  };
+  if (isScalar(node)) quote(node);
+  else visit(node, { Scalar: (_, scalar) => quote(scalar) });
 }
 
 /** A YAML node for `value` in `doc`: every object printed in full (no anchors), strings quoted as needed. */
 export function nodeFor(doc: Document, value: unknown): Node {
   const node = doc.createNode(value, { aliasDuplicateObjects: false });
-  if (isScalar(node) && typeof node.value === "string") {
-    const quote = forcedQuote(node.value);
-    if (quote) node.type = quote;
-  } else quoteStrings(node);
+  quoteStrings(node);
   return node;
 }
 

@@ -5,7 +5,7 @@
  * (the place is an alias of an anchor used elsewhere, or its fields come from
  * a merge key), it says why instead of writing something else.
  */
-import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type Pair } from "yaml";
+import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type Node, type Pair } from "yaml";
 import { type FieldPath, formatPath, type PathSegment } from "../path/index.js";
 import { clone, deepEqual, deleteKey, isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
 import { nodeFor, printOptions } from "./print.js";
@@ -30,7 +30,7 @@ export function applyEdits(value: JsonValue, edits: readonly Edit[]): JsonValue 
       root = set === undefined ? null : clone(set);
       continue;
     }
-    let cur: JsonValue = root;
+    let cur: JsonValue | undefined = root;
     for (const seg of path.slice(0, -1)) {
       const k = keyOf(seg);
       let next: JsonValue | undefined;
@@ -40,7 +40,6 @@ export function applyEdits(value: JsonValue, edits: readonly Edit[]): JsonValue 
         next = {};
         setKey(cur, String(k), next);
       }
-      if (next === undefined) break;
       cur = next;
     }
     const last = keyOf(path[path.length - 1] as PathSegment);
@@ -63,15 +62,63 @@ export function editInPlace(doc: Document, edits: readonly Edit[]): InPlace {
   for (const { path, value } of edits) {
     const obstacle = sharedPlace(copy, path, value === undefined);
     if (obstacle) return { lost: obstacle };
-    const keys = path.map(keyOf);
+    const keys = treeKeys(copy, path);
     try {
-      if (value === undefined) copy.deleteIn(keys);
-      else copy.setIn(keys, nodeFor(copy, value));
+      if (value === undefined) {
+        if (!copy.hasIn(keys)) continue;
+        keepCommentBefore(copy, keys);
+        copy.deleteIn(keys);
+      } else copy.setIn(keys, nodeFor(copy, value));
     } catch (e) {
       return { lost: `${formatPath(path)} cannot be edited in place: ${(e as Error).message.split("\n")[0]}` };
     }
   }
   return { text: copy.toString(printOptions) };
+}
+
+/**
+ * The keys the `yaml` package finds `path` by: a mapping's key as its scalar
+ * holds it (`0:` holds the number 0, the value's key "0"), a list's index as a number.
+ */
+function treeKeys(doc: Document, path: FieldPath): Array<unknown> {
+  let node: unknown = doc.contents;
+  return path.map((seg) => {
+    const k = keyOf(seg);
+    if (isSeq(node) && typeof k === "number") {
+      node = node.items[k];
+      return k;
+    }
+    const pair = isMap(node)
+      ? (node.items as Pair[]).find((p) => isScalar(p.key) && String(p.key.value ?? "") === String(k))
+      : undefined;
+    node = pair?.value;
+    return pair ? (pair.key as { value: unknown }).value : String(k);
+  });
+}
+
+/**
+ * The comment above an entry about to be removed moves to the entry after it
+ * (or above the document): the `yaml` package attaches a file's head comment
+ * to the first key, and would remove it with that key.
+ */
+function keepCommentBefore(doc: Document, keys: readonly unknown[]): void {
+  const parent: unknown = keys.length === 1 ? doc.contents : doc.getIn(keys.slice(0, -1), true);
+  const last = keys[keys.length - 1];
+  let items: Node[] = [];
+  let index = -1;
+  if (isMap(parent)) {
+    items = (parent.items as Pair[]).map((p) => p.key as Node);
+    index = (parent.items as Pair[]).findIndex((p) => isScalar(p.key) && p.key.value === last);
+  } else if (isSeq(parent) && typeof last === "number") {
+    items = parent.items as Node[];
+    index = last;
+  }
+  const comment = items[index]?.commentBefore;
+  if (!comment) return;
+  const join = (a: string | null | undefined) => (a ? `${comment}\n${a}` : comment);
+  const next = items[index + 1];
+  if (next && typeof next === "object") next.commentBefore = join(next.commentBefore);
+  else if (index === 0 && parent === doc.contents) doc.commentBefore = join(doc.commentBefore);
 }
 
 /**
@@ -99,7 +146,8 @@ function sharedPlace(doc: Document, path: FieldPath, removing: boolean): string 
     const pairs = node.items as Pair[];
     const own = pairs.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(k));
     const last = i === path.length - 1;
-    if ((!own || (last && removing)) && pairs.some((p) => isMergeKey(p.key)))
+    // Setting the last key adds or overrides an own key, which a merge never overrides.
+    if ((last ? removing : !own) && pairs.some((p) => isMergeKey(p.key)))
       return `${here} takes fields from a merge key (<<), which other places share`;
     if (!own) return undefined;
     node = own.value;
