@@ -105,7 +105,7 @@ it("hostile keys are plain data in schemas, objects and defaults", () => {
   expect(({} as Record<string, unknown>).d).toBeUndefined();
   const mapped = run({ type: "object", additionalProperties: { type: "integer" } }, JSON.parse('{"__proto__": "x"}'));
   expect(lines(mapped.findings)).toEqual([
-    'error spec[__proto__]: Invalid value: "string": spec.__proto__ in body must be of type integer: "string"',
+    'error spec.__proto__: Invalid value: "string": spec.__proto__ in body must be of type integer: "string"',
   ]);
   expect(isObject(r.object)).toBe(true);
 });

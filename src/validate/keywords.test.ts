@@ -206,13 +206,14 @@ describe("object keywords", () => {
     expect(messages(schema, { a: 1, b: "", c: "" })).toEqual(["error spec: Too many: 3: must have at most 2 items"]);
   });
 
-  it("additionalProperties with a schema validates map values: the field keyed in brackets, the message's name with a dot", () => {
-    // kube-openapi validate/object_validator.go names a map value `path + "." + key` in its message,
-    // while the field path before it (apiextensions' field.Path) uses Key(): `spec[key]`.
+  it("additionalProperties with a schema validates map values, the key joined with a dot in the field and the message", () => {
+    // kube-openapi validate/object_validator.go names a map value `path + "." + key`, and apiextensions
+    // makes that name the field (kubeOpenAPIResultToFieldErrors in
+    // apiextensions-apiserver/pkg/apiserver/validation/validation.go: errPath.Child(err.Name)).
     expect(
       messages({ type: "object", additionalProperties: { type: "integer" } }, { "app.kubernetes.io/name": "x", ok: 1 }),
     ).toEqual([
-      'error spec[app.kubernetes.io/name]: Invalid value: "string": spec.app.kubernetes.io/name in body must be of type integer: "string"',
+      'error spec.app.kubernetes.io/name: Invalid value: "string": spec.app.kubernetes.io/name in body must be of type integer: "string"',
     ]);
   });
 
@@ -288,9 +289,9 @@ describe("allOf, anyOf, oneOf, not", () => {
   });
 });
 
-it("findings carry their path as segments", () => {
+it("findings carry their path as segments, a map key as kube-openapi names it", () => {
   const f = run({ type: "object", additionalProperties: { type: "string" } }, { "a.b": 1 }).findings[0];
-  expect(f?.path).toEqual(["spec", { key: "a.b" }]);
+  expect(f?.path).toEqual(["spec", "a.b"]);
   expect(f?.rule).toBe("schema");
   expect(f?.type).toBe("FieldValueTypeInvalid");
 });

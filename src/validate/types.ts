@@ -20,6 +20,16 @@ export function toPath(loc: Loc | undefined): PathSegment[] {
   return out.reverse();
 }
 
+/**
+ * The field of a kube-openapi finding. apiextensions makes the error's name
+ * the field (`fldPath.Child(name)` in kubeOpenAPIResultToFieldErrors), and
+ * kube-openapi joins a map key to that name with a dot (object_validator.go):
+ * `spec.labels.key`, where a field.Path of the API server's own would print
+ * `spec.labels[key]`.
+ */
+export const openAPIPath = (loc: Loc | undefined): PathSegment[] =>
+  toPath(loc).map((seg) => (typeof seg === "object" ? seg.key : seg));
+
 /** The name kube-openapi prints in its messages (`spec.replicas in body must …`). */
 export const nameOf = (loc: Loc | undefined): string => formatOpenAPIName(toPath(loc));
 

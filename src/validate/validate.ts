@@ -6,7 +6,7 @@ import { type Compiled, type CompiledSchema, maxDepth } from "./compile.js";
 import { prepare, ROOT } from "./defaults.js";
 import { mapKey } from "./keywords/list-type.js";
 import { validateObjectMeta, validateTypeMeta } from "./metadata.js";
-import { at, type Loc, type Node, nameOf, type Run, toPath } from "./types.js";
+import { at, type Loc, type Node, nameOf, openAPIPath, type Run, toPath } from "./types.js";
 
 export interface ValidateOptions {
   /** The previous revision: CEL transition rules (oldSelf) and ratcheting, as the API server does on update. */
@@ -210,5 +210,5 @@ function properties(
 
 /** kube-openapi's PropertyNotAllowed, reported on the object: `spec: Invalid value: "foo": spec.foo in body is a forbidden property`. */
 function forbiddenProperty(loc: Loc | undefined, key: string): Finding {
-  return invalid(toPath(loc), key, `${nameOf(loc)}.${key} in body is a forbidden property`);
+  return invalid(openAPIPath(loc), key, `${nameOf(loc)}.${key} in body is a forbidden property`);
 }

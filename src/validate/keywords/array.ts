@@ -1,7 +1,7 @@
 import { finding, invalid } from "../../findings/index.js";
 import { getKey } from "../../value/index.js";
 import { canonical } from "../canonical.js";
-import { type Check, count, type Keyword, type Loc, nameOf, toPath } from "../types.js";
+import { type Check, count, type Keyword, type Loc, nameOf, openAPIPath } from "../types.js";
 
 /**
  * `minItems`, `maxItems`, `uniqueItems` (kube-openapi's schemaSliceValidator;
@@ -19,7 +19,7 @@ const messages = {
 
 /** apimachinery's field.TooMany, shared with maxProperties. */
 export const tooMany = (loc: Loc | undefined, actual: number, max: number) =>
-  finding({ type: "FieldValueTooMany", path: toPath(loc), badValue: actual, detail: messages.tooMany(max) });
+  finding({ type: "FieldValueTooMany", path: openAPIPath(loc), badValue: actual, detail: messages.tooMany(max) });
 
 export const arrayKeyword: Keyword = {
   name: "array",
@@ -33,7 +33,7 @@ export const arrayKeyword: Keyword = {
     return (value, loc, run) => {
       if (!Array.isArray(value)) return undefined;
       if (min !== undefined && value.length < min) {
-        run.sink.push(invalid(toPath(loc), value.length, messages.tooFew(nameOf(loc), min)));
+        run.sink.push(invalid(openAPIPath(loc), value.length, messages.tooFew(nameOf(loc), min)));
       }
       if (max !== undefined && value.length > max) run.sink.push(tooMany(loc, value.length, max));
       if (unique && value.length > 1) {
@@ -41,7 +41,7 @@ export const arrayKeyword: Keyword = {
         for (const item of value) {
           const key = canonical(item);
           if (seen.has(key)) {
-            run.sink.push(invalid(toPath(loc), "", messages.duplicates(nameOf(loc))));
+            run.sink.push(invalid(openAPIPath(loc), "", messages.duplicates(nameOf(loc))));
             break;
           }
           seen.add(key);

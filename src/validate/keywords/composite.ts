@@ -8,8 +8,8 @@ import {
   type Loc,
   type Node,
   nameOf,
+  openAPIPath,
   schemaFinding,
-  toPath,
 } from "../types.js";
 
 /**
@@ -35,7 +35,7 @@ const messages = {
   not: (name: string) => `${goQuote(name)} must not validate the schema (not)`,
 };
 
-const composite = (loc: Loc | undefined, detail: string) => invalid(toPath(loc), "", detail);
+const composite = (loc: Loc | undefined, detail: string) => invalid(openAPIPath(loc), "", detail);
 const valid = (findings: Finding[]) => !findings.some((f) => f.severity === "error");
 
 function branches(schema: JsonObject, key: string, ctx: CompileContext): Node[] | undefined {

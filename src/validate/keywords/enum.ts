@@ -1,7 +1,7 @@
 import { notSupported } from "../../findings/index.js";
 import { getKey } from "../../value/index.js";
 import { canonical } from "../canonical.js";
-import { type Check, type Keyword, schemaFinding, toPath } from "../types.js";
+import { type Check, type Keyword, openAPIPath, schemaFinding } from "../types.js";
 
 /**
  * `enum`, as apiextensions maps kube-openapi's EnumFail to field.NotSupported
@@ -28,7 +28,7 @@ export const enumKeyword: Keyword = {
     return (value, loc, run) => {
       if (value === null || !allowed.has(canonical(value))) {
         // Go prints a nil bad value as the string "null".
-        run.sink.push(notSupported(toPath(loc), value === null ? "null" : value, shown));
+        run.sink.push(notSupported(openAPIPath(loc), value === null ? "null" : value, shown));
       }
       return undefined;
     };

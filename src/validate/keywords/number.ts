@@ -1,6 +1,6 @@
 import { invalid } from "../../findings/index.js";
 import { getKey } from "../../value/index.js";
-import { type Check, goFloat, type Keyword, kindOf, type Loc, nameOf, schemaFinding, toPath } from "../types.js";
+import { type Check, goFloat, type Keyword, kindOf, type Loc, nameOf, openAPIPath, schemaFinding } from "../types.js";
 
 /**
  * `multipleOf`, `minimum`/`exclusiveMinimum`, `maximum`/`exclusiveMaximum`
@@ -52,7 +52,7 @@ export const numberKeyword: Keyword = {
     return (value, loc: Loc | undefined, run) => {
       if (typeof value !== "number") return undefined;
       const int = kindOf(value) === "integer";
-      const path = () => toPath(loc);
+      const path = () => openAPIPath(loc);
       if (factor !== undefined) {
         const intFactor = int && Number.isInteger(factor);
         const ok = intFactor ? value % factor === 0 : isJSONInteger(factor < 1 ? (1 / factor) * value : value / factor);

@@ -1,6 +1,6 @@
 import { invalid, required } from "../../findings/index.js";
 import { getKey, hasKey, isObject } from "../../value/index.js";
-import { at, type Check, count, type Keyword, nameOf, schemaFinding, toPath } from "../types.js";
+import { at, type Check, count, type Keyword, nameOf, openAPIPath, schemaFinding } from "../types.js";
 import { tooMany } from "./array.js";
 
 /**
@@ -27,7 +27,7 @@ export const sizeKeyword: Keyword = {
       if (!isObject(value)) return undefined;
       const n = Object.keys(value).length;
       if (min !== undefined && n < min) {
-        run.sink.push(invalid(toPath(loc), n, messages.tooFew(nameOf(loc), min)));
+        run.sink.push(invalid(openAPIPath(loc), n, messages.tooFew(nameOf(loc), min)));
         return false;
       }
       if (max !== undefined && n > max) {
@@ -56,7 +56,7 @@ export const requiredKeyword: Keyword = {
       if (!isObject(value)) return undefined;
       for (const name of names) {
         // An explicit null counts as present (kube-openapi looks the key up only).
-        if (!hasKey(value, name)) run.sink.push(required(toPath(at(loc, name))));
+        if (!hasKey(value, name)) run.sink.push(required(openAPIPath(at(loc, name))));
       }
       return undefined;
     };

@@ -1,7 +1,7 @@
 import { RE2JS } from "@bufbuild/re2";
 import { finding, invalid } from "../../findings/index.js";
 import { getKey } from "../../value/index.js";
-import { type Check, count, type Keyword, type Loc, nameOf, toPath } from "../types.js";
+import { type Check, count, type Keyword, type Loc, nameOf, openAPIPath } from "../types.js";
 
 /**
  * `maxLength`, `minLength` (Unicode code points, as Go's utf8.RuneCount) and
@@ -67,7 +67,7 @@ function codePoints(s: string, limit: number): number {
 }
 
 export const tooLong = (loc: Loc | undefined, value: unknown, max: number) =>
-  finding({ type: "FieldValueTooLong", path: toPath(loc), badValue: value, detail: messages.tooLong(max) });
+  finding({ type: "FieldValueTooLong", path: openAPIPath(loc), badValue: value, detail: messages.tooLong(max) });
 
 export const stringKeyword: Keyword = {
   name: "string",
@@ -97,9 +97,9 @@ export const stringKeyword: Keyword = {
       if (max !== undefined && value.length > max && codePoints(value, max) > max) {
         run.sink.push(tooLong(loc, value, max));
       } else if (min !== undefined && min > 0 && codePoints(value, min) < min) {
-        run.sink.push(invalid(toPath(loc), value, messages.tooShort(nameOf(loc), min)));
+        run.sink.push(invalid(openAPIPath(loc), value, messages.tooShort(nameOf(loc), min)));
       } else if (re && !matches(re, value)) {
-        run.sink.push(invalid(toPath(loc), value, messages.pattern(nameOf(loc), pattern)));
+        run.sink.push(invalid(openAPIPath(loc), value, messages.pattern(nameOf(loc), pattern)));
       }
       return undefined;
     };

@@ -1,7 +1,7 @@
 import { finding, notSupported } from "../../findings/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
 import { supportedFormat } from "../formats.js";
-import { type Check, goQuote, type Keyword, kindOf, type Loc, nameOf, toPath } from "../types.js";
+import { type Check, goQuote, type Keyword, kindOf, type Loc, nameOf, openAPIPath } from "../types.js";
 
 /**
  * `type`, `nullable`, `x-kubernetes-int-or-string` (apiextensions turns it
@@ -15,7 +15,7 @@ import { type Check, goQuote, type Keyword, kindOf, type Loc, nameOf, toPath } f
 export function invalidType(loc: Loc | undefined, typeName: string, actual: string) {
   return finding({
     type: "FieldValueTypeInvalid",
-    path: toPath(loc),
+    path: openAPIPath(loc),
     badValue: actual,
     detail: `${nameOf(loc)} in body must be of type ${typeName}: ${goQuote(actual)}`,
   });
