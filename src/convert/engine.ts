@@ -132,7 +132,7 @@ function step(input: JsonObject, fromV: string, toV: string, c: Conversion, who:
       restoring = d.lost;
       if (d.previous !== undefined) setKey(ann, ANNOTATION, d.previous);
       else delete ann[ANNOTATION];
-      if (Object.keys(ann).length === 0) delete (getKey(clean, "metadata") as JsonObject).annotations;
+      if (Object.keys(ann).length === 0 && !d.keepEmpty) delete (getKey(clean, "metadata") as JsonObject).annotations;
     }
   }
   const guard = <T>(f: () => T, prefix: string): T => {
@@ -180,13 +180,18 @@ function step(input: JsonObject, fromV: string, toV: string, c: Conversion, who:
     if (!isObject(meta))
       throw new Failure(`${what}: metadata: Invalid value: ${formatValue(meta)}: must be an object: ${keeping}`);
     let outAnn = getKey(meta, "annotations");
-    if (!isObject(outAnn)) {
+    if (outAnn !== undefined && !isObject(outAnn))
+      throw new Failure(
+        `${what}: metadata.annotations: Invalid value: ${formatValue(outAnn)}: must be an object: ${keeping}`,
+      );
+    const keepEmpty = outAnn !== undefined && Object.keys(outAnn).length === 0;
+    if (outAnn === undefined) {
       outAnn = {};
       setKey(meta, "annotations", outAnn);
     }
     // an earlier step's annotation for another version (v1 → hub → v2) is kept inside this one
     const previous = getKey(outAnn, ANNOTATION);
-    setKey(outAnn, ANNOTATION, encode(source, lost, typeof previous === "string" ? previous : undefined));
+    setKey(outAnn, ANNOTATION, encode(source, lost, typeof previous === "string" ? previous : undefined, keepEmpty));
     const bytes = annotationBytes(outAnn);
     if (bytes > ANNOTATIONS_LIMIT)
       throw new Failure(

@@ -60,10 +60,15 @@ export function restore(obj: JsonObject, lost: readonly LostField[]): void {
   }
 }
 
-export function encode(apiVersion: string, lost: readonly LostField[], previous?: string): string {
+/**
+ * The annotation's text. `keepEmpty`: the object had an empty annotations map
+ * before this one was added, so the way back keeps it rather than removing it.
+ */
+export function encode(apiVersion: string, lost: readonly LostField[], previous?: string, keepEmpty = false): string {
   const byPath = [...lost].sort((a, b) => (JSON.stringify(a.path) < JSON.stringify(b.path) ? -1 : 1));
   const out: JsonObject = { apiVersion, lost: byPath as unknown as JsonValue[] };
   if (previous !== undefined) setKey(out, "previous", previous);
+  if (keepEmpty) setKey(out, "keepEmpty", true);
   return JSON.stringify(sorted(out));
 }
 
@@ -76,7 +81,9 @@ function sorted(v: JsonValue): JsonValue {
   return out;
 }
 
-export function decode(text: string): { apiVersion: string; lost: LostField[]; previous?: string } | string {
+export function decode(
+  text: string,
+): { apiVersion: string; lost: LostField[]; previous?: string; keepEmpty: boolean } | string {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -102,7 +109,11 @@ export function decode(text: string): { apiVersion: string; lost: LostField[]; p
     if (getKey(o, "converted") !== undefined) f.converted = getKey(o, "converted") as JsonValue;
     return f;
   });
-  const out = { apiVersion: getKey(v, "apiVersion") as string, lost: fields };
+  const out = {
+    apiVersion: getKey(v, "apiVersion") as string,
+    lost: fields,
+    keepEmpty: getKey(v, "keepEmpty") === true,
+  };
   return previous === undefined ? out : { ...out, previous };
 }
 
