@@ -187,6 +187,7 @@ export function validateObject(
             oldObject: oldChecked,
             unknownFields,
             celBadValue: minorOf(release) >= 35 ? "value" : "type",
+            jsonValues: minorOf(release) >= 34,
           })
         : { object: checked, findings: [] };
       const unions = validateUnions(

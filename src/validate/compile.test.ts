@@ -3,17 +3,23 @@ import { getKey, isObject, type JsonObject, type JsonValue } from "../value/inde
 import { compileSchema, validateWithSchema } from "./index.js";
 import { lines, messages, object, resource, run } from "./test-helpers.js";
 
-it("a CEL-carrying schema reports that rules were skipped after a blocking error", () => {
+it("a CEL-carrying schema reports that rules were skipped after a blocking error, the value as the release prints it", () => {
+  // apiextensions-apiserver pkg/registry/customresource/strategy.go: field.Invalid(nil, nil, …) after a blocking
+  // error; values print as JSON from 1.34 (kubernetes#132314), as a quoted "null" before.
   const schema = {
     type: "object",
     "x-kubernetes-validations": [{ rule: "self.a > 0" }],
     properties: { a: { type: "integer" } },
   };
-  const r = run(schema, { a: "x" });
-  expect(lines(r.findings)).toEqual([
+  const skipped =
+    "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
+  expect(lines(run(schema, { a: "x" }).findings)).toEqual([
     'error spec.a: Invalid value: "string": spec.a in body must be of type integer: "string"',
-    'notice Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    `notice Invalid value: null: ${skipped}`,
   ]);
+  expect(lines(run(schema, { a: "x" }, { jsonValues: false }).findings)[1]).toBe(
+    `notice Invalid value: "null": ${skipped}`,
+  );
 });
 
 describe("ratcheting against the old object", () => {

@@ -17,6 +17,11 @@ export interface ValidateOptions {
   celCostLimit?: number;
   /** How CEL failures print the value they judged: by release (see CelBadValue); the newest by default. */
   celBadValue?: CelBadValue;
+  /**
+   * Values printed as JSON, as the API server does from 1.34 on (kubernetes#132314): `Invalid value: null`
+   * where 1.33 and older print `Invalid value: "null"`. The newest by default.
+   */
+  jsonValues?: boolean;
   /** The kind's own rule for `metadata.name` (Kubernetes' own kinds); DNS subdomains by default, as for custom resources. */
   nameRule?: NameRule;
 }
@@ -85,8 +90,10 @@ export function validateWithSchema(
   findings.push(...walk.sink, ...walk.extras);
   if (hasCel) {
     if (findings.some((f) => f.severity === "error" && blocking.has(f.type))) {
-      // The server adds field.Invalid(nil, nil, …), printed `<nil>: Invalid value: "null": …`.
-      findings.push(invalid([], "null", notChecked, { rule: "cel", severity: "notice" }));
+      // The server adds field.Invalid(nil, nil, …) (customresource strategy.go): `<nil>: Invalid value: null: …`.
+      findings.push(
+        invalid([], options.jsonValues === false ? "null" : null, notChecked, { rule: "cel", severity: "notice" }),
+      );
     } else {
       const budget: CelBudget = { remaining: options.celCostLimit ?? 1e7 };
       for (const job of walk.jobs) findings.push(...runCel(job, budget, options.celBadValue));
