@@ -283,7 +283,7 @@ function render(
   const edited = applyEdits(value, edits);
   let lost = "only a lenient reading could read it: its syntax tree is not the document";
   if (doc) {
-    const inPlace = editInPlace(doc, edits);
+    const inPlace = editInPlace(doc, original, edits);
     if ("text" in inPlace && readsBackAs(inPlace.text, edited)) return inPlace.text;
     lost = "text" in inPlace ? "the text edited in place did not read back as the edited object" : inPlace.lost;
   }

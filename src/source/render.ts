@@ -57,7 +57,7 @@ export function applyEdits(value: JsonValue, edits: readonly Edit[]): JsonValue 
 export type InPlace = { text: string } | { lost: string };
 
 /** The document's text with the edits made in its syntax tree, or why they cannot be. */
-export function editInPlace(doc: Document, edits: readonly Edit[]): InPlace {
+export function editInPlace(doc: Document, text: string, edits: readonly Edit[]): InPlace {
   const copy = doc.clone();
   for (const { path, value } of edits) {
     const obstacle = sharedPlace(copy, path, value === undefined);
@@ -73,7 +73,36 @@ export function editInPlace(doc: Document, edits: readonly Edit[]): InPlace {
       return { lost: `${formatPath(path)} cannot be edited in place: ${(e as Error).message.split("\n")[0]}` };
     }
   }
-  return { text: copy.toString(printOptions) };
+  return { text: copy.toString({ ...printOptions, ...layoutOf(doc, text) }) };
+}
+
+/**
+ * The indentation the text uses, so that printing the edited tree keeps it:
+ * the spaces a nested mapping is indented by, and whether a list under a key
+ * is indented (`  - a`) or not (`- a`, as kubectl prints). The `yaml` package
+ * would print its own defaults.
+ */
+function layoutOf(doc: Document, text: string): { indent?: number; indentSeq?: boolean } {
+  const column = (offset: number) => offset - text.lastIndexOf("\n", offset - 1) - 1;
+  const layout: { indent?: number; indentSeq?: boolean } = {};
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0 && (layout.indent === undefined || layout.indentSeq === undefined)) {
+    const node = stack.pop();
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (node.flow) continue;
+    for (const item of node.items) {
+      const pair = isPair(item) ? item : undefined;
+      const value = pair ? pair.value : item;
+      stack.push(value);
+      const key = (pair?.key as Node | undefined)?.range?.[0];
+      const start = (value as Node | undefined)?.range?.[0];
+      if (key === undefined || start === undefined || text.lastIndexOf("\n", start) < key) continue;
+      if (isSeq(value) && !value.flow && layout.indentSeq === undefined) layout.indentSeq = column(start) > column(key);
+      if (isMap(value) && !value.flow && layout.indent === undefined && column(start) > column(key))
+        layout.indent = column(start) - column(key);
+    }
+  }
+  return layout;
 }
 
 /**
