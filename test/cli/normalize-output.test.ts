@@ -134,9 +134,9 @@ describe("kunion normalize -o yaml", () => {
     );
     expect(stdout).toContain("# mine\n");
     expect(stdout).toContain("# switched");
-    const [object] = values(stdout) as JsonObject[];
-    expect((object?.spec as JsonObject).strategy).toEqual({ type: "Recreate" });
-    expect((object?.spec as JsonObject).replicas).toBe(2);
+    const [object] = values(stdout) as Array<{ spec: JsonObject }>;
+    expect(object?.spec.strategy).toEqual({ type: "Recreate" });
+    expect(object?.spec.replicas).toBe(2);
   });
 });
 
@@ -166,12 +166,12 @@ describe("kunion convert -o yaml", () => {
   ])("round-trips the schedule %s through YAML", (schedule) => {
     const v2 = convert("v2", tempFile("v1.yaml", cronJob(schedule)));
     expect(v2.code, v2.stderr).toBe(0);
-    const [hub] = values(v2.stdout) as JsonObject[];
-    const fields = Object.values((hub?.spec as JsonObject).schedule as JsonObject);
+    const [hub] = values(v2.stdout) as Array<{ spec: { schedule: JsonObject } }>;
+    const fields = Object.values(hub?.spec.schedule ?? {});
     expect(fields.every((f) => typeof f === "string")).toBe(true);
     const v1 = convert("v1", tempFile("v2.yaml", v2.stdout));
     expect(v1.code, v1.stderr).toBe(0);
-    const [back] = values(v1.stdout) as JsonObject[];
-    expect((back?.spec as JsonObject).schedule).toBe(schedule);
+    const [back] = values(v1.stdout) as Array<{ spec: JsonObject }>;
+    expect(back?.spec.schedule).toBe(schedule);
   });
 });
