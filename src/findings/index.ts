@@ -13,6 +13,7 @@ export type FindingType =
   | "FieldValueForbidden"
   | "FieldValueNotSupported"
   | "FieldValueDuplicate"
+  | "FieldValueNotFound"
   | "FieldValueTooLong"
   | "FieldValueTooMany"
   | "FieldValueTypeInvalid"
@@ -50,6 +51,7 @@ const reasonText: Record<FindingType, string> = {
   FieldValueForbidden: "Forbidden",
   FieldValueNotSupported: "Unsupported value",
   FieldValueDuplicate: "Duplicate value",
+  FieldValueNotFound: "Not found",
   FieldValueTooLong: "Too long",
   FieldValueTooMany: "Too many",
   FieldValueTypeInvalid: "Invalid value",

@@ -1,0 +1,268 @@
+/**
+ * apps/v1 workload controllers (pkg/apis/apps/validation/validation.go):
+ * ValidateDeploymentSpec, ValidateReplicaSetSpec, ValidateDaemonSetSpec,
+ * ValidateStatefulSetSpec and the template checks they share
+ * (ValidatePodTemplateSpecForReplicaSet, …), with the rolling-update
+ * parameters after the server's defaults (apps/v1 defaults.go). Strategy
+ * types are the unions' (unions/wording.ts).
+ */
+import type { Finding } from "../../findings/index.js";
+import { child, type FieldPath } from "../../path/index.js";
+import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
+import {
+  asError,
+  forbidden,
+  intAt,
+  invalid,
+  isSet,
+  isValidPercent,
+  labelSelectorAsSelector,
+  nonNegative,
+  nonNegativeAt,
+  notSupported,
+  objectAt,
+  optionalIntAt,
+  required,
+  type Selector,
+  selectorMatches,
+  stringAt,
+  stringMapAt,
+  templateLabels,
+  validateLabelSelector,
+} from "./common.js";
+import { validatePodSpec } from "./pod.js";
+
+const spec = ["spec"];
+const templatePath = child(spec, "template");
+
+/** Pod restart policies the schema's enum allows; other values are the enum's to report. */
+const restartPolicies = new Set(["Always", "OnFailure", "Never"]);
+
+/** A controller's pods restart forever: `restartPolicy` must be (or default to) Always. */
+export function restartAlways(template: JsonObject | undefined, templateAt: FieldPath): Finding[] {
+  const policy = stringAt(objectAt(template, "spec"), "restartPolicy");
+  if (policy === undefined || policy === "" || policy === "Always" || !restartPolicies.has(policy)) return [];
+  return [notSupported(child(templateAt, "spec", "restartPolicy"), policy, ["Always"], asError)];
+}
+
+/** The template's labels must be selected by the controller's selector (an empty selector selects all). */
+function selectorMatchesTemplate(selector: Selector, template: JsonObject | undefined, at: FieldPath): Finding[] {
+  if (selector === "everything") return [];
+  const labels = stringMapAt(objectAt(template, "metadata"), "labels");
+  if (selectorMatches(selector, labels)) return [];
+  return [
+    invalid(
+      child(at, "metadata", "labels"),
+      templateLabels(template),
+      "`selector` does not match template `labels`",
+      asError,
+    ),
+  ];
+}
+
+/** The `spec.selector` checks every controller makes: strict label syntax, and not empty. */
+function validateSelector(s: JsonObject, controller: string): { findings: Finding[]; selector?: Selector } {
+  const raw = getKey(s, "selector");
+  const selector = objectAt(s, "selector");
+  const findings = validateLabelSelector(selector, child(spec, "selector"));
+  if (selector !== undefined && stringMapAt(selector, "matchLabels").length === 0) {
+    const expressions = getKey(selector, "matchExpressions");
+    if (!Array.isArray(expressions) || expressions.length === 0)
+      findings.push(invalid(child(spec, "selector"), raw, `empty selector is invalid for ${controller}`, asError));
+  }
+  const converted = labelSelectorAsSelector(selector);
+  return converted === undefined ? { findings } : { findings, selector: converted };
+}
+
+/** ValidatePodTemplateSpecForReplicaSet, shared by Deployments and ReplicaSets. */
+function replicaSetTemplate(s: JsonObject, selector: Selector, controller: string): Finding[] {
+  const template = objectAt(s, "template");
+  const out = selectorMatchesTemplate(selector, template, templatePath);
+  const podSpec = objectAt(template, "spec");
+  if (podSpec !== undefined) out.push(...validatePodSpec(podSpec, child(templatePath, "spec")));
+  out.push(...restartAlways(template, templatePath));
+  if (isSet(podSpec, "activeDeadlineSeconds"))
+    out.push(
+      forbidden(
+        child(templatePath, "spec", "activeDeadlineSeconds"),
+        `activeDeadlineSeconds in ${controller} is not Supported`,
+        asError,
+      ),
+    );
+  return out;
+}
+
+/** ValidateReplicaSetSpec; Deployments share it but for the strategy and deadlines. */
+function replicaSetLike(s: JsonObject, word: string, controller: string): Finding[] {
+  const out = [...nonNegativeAt(s, "replicas", spec), ...nonNegativeAt(s, "minReadySeconds", spec)];
+  const selected = validateSelector(s, word);
+  out.push(...selected.findings);
+  if (selected.selector === undefined)
+    out.push(invalid(child(spec, "selector"), getKey(s, "selector"), "invalid label selector", asError));
+  else out.push(...replicaSetTemplate(s, selected.selector, controller));
+  return out;
+}
+
+export function validateReplicaSet(object: JsonObject): Finding[] {
+  const s = objectAt(object, "spec");
+  // The API server's own copy-and-paste: a ReplicaSet's empty selector is "invalid for deployment".
+  return s === undefined ? [] : replicaSetLike(s, "deployment", "ReplicaSet");
+}
+
+export function validateDeployment(object: JsonObject): Finding[] {
+  const s = objectAt(object, "spec");
+  if (s === undefined) return [];
+  const out = replicaSetLike(s, "deployment", "ReplicaSet");
+  const strategy = objectAt(s, "strategy");
+  const type = stringAt(strategy, "type");
+  if (type === "" || type === "RollingUpdate") {
+    // SetDefaults_Deployment: 25% each when unset.
+    const rolling = objectAt(strategy, "rollingUpdate");
+    const at = child(spec, "strategy", "rollingUpdate");
+    const maxUnavailable = intOrPercent(rolling, "maxUnavailable", "25%");
+    const maxSurge = intOrPercent(rolling, "maxSurge", "25%");
+    out.push(...positiveIntOrPercent(maxUnavailable, child(at, "maxUnavailable")));
+    out.push(...positiveIntOrPercent(maxSurge, child(at, "maxSurge")));
+    if (intOrPercentValue(maxUnavailable) === 0 && intOrPercentValue(maxSurge) === 0)
+      out.push(invalid(child(at, "maxUnavailable"), maxUnavailable, "may not be 0 when `maxSurge` is 0", asError));
+    out.push(...notMoreThan100Percent(maxUnavailable, child(at, "maxUnavailable")));
+  }
+  out.push(...nonNegativeAt(s, "revisionHistoryLimit", spec));
+  // progressDeadlineSeconds defaults to 600 (SetDefaults_Deployment).
+  const deadline = Object.hasOwn(s, "progressDeadlineSeconds") ? optionalIntAt(s, "progressDeadlineSeconds") : 600;
+  const minReady = intAt(s, "minReadySeconds");
+  if (deadline !== undefined) {
+    out.push(...nonNegative(deadline, child(spec, "progressDeadlineSeconds")));
+    if (minReady !== undefined && deadline <= minReady)
+      out.push(
+        invalid(child(spec, "progressDeadlineSeconds"), deadline, "must be greater than minReadySeconds", asError),
+      );
+  }
+  return out;
+}
+
+export function validateDaemonSet(object: JsonObject): Finding[] {
+  const s = objectAt(object, "spec");
+  if (s === undefined) return [];
+  const selector = objectAt(s, "selector");
+  const out = validateLabelSelector(selector, child(spec, "selector"));
+  const template = objectAt(s, "template");
+  const converted = labelSelectorAsSelector(selector);
+  if (converted !== undefined && !selectorMatches(converted, stringMapAt(objectAt(template, "metadata"), "labels")))
+    out.push(
+      invalid(
+        child(templatePath, "metadata", "labels"),
+        templateLabels(template),
+        "`selector` does not match template `labels`",
+        asError,
+      ),
+    );
+  if (converted === "everything" && selector !== undefined)
+    out.push(invalid(child(spec, "selector"), selector, "empty selector is invalid for daemonset", asError));
+  const podSpec = objectAt(template, "spec");
+  if (podSpec !== undefined) out.push(...validatePodSpec(podSpec, child(templatePath, "spec")));
+  out.push(...restartAlways(template, templatePath));
+  if (isSet(podSpec, "activeDeadlineSeconds"))
+    out.push(
+      forbidden(
+        child(templatePath, "spec", "activeDeadlineSeconds"),
+        "activeDeadlineSeconds in DaemonSet is not Supported",
+        asError,
+      ),
+    );
+  out.push(...nonNegativeAt(s, "minReadySeconds", spec), ...nonNegativeAt(s, "templateGeneration", spec));
+  const strategy = objectAt(s, "updateStrategy");
+  const type = stringAt(strategy, "type");
+  if (type === "" || type === "RollingUpdate") {
+    // SetDefaults_DaemonSet: maxUnavailable 1, maxSurge 0 when unset.
+    const rolling = objectAt(strategy, "rollingUpdate");
+    const at = child(spec, "updateStrategy", "rollingUpdate");
+    const maxUnavailable = intOrPercent(rolling, "maxUnavailable", 1);
+    const maxSurge = intOrPercent(rolling, "maxSurge", 0);
+    out.push(...positiveIntOrPercent(maxUnavailable, child(at, "maxUnavailable")));
+    out.push(...positiveIntOrPercent(maxSurge, child(at, "maxSurge")));
+    out.push(...notMoreThan100Percent(maxUnavailable, child(at, "maxUnavailable")));
+    out.push(...notMoreThan100Percent(maxSurge, child(at, "maxSurge")));
+    const hasUnavailable = intOrPercentValue(maxUnavailable) !== 0;
+    const hasSurge = intOrPercentValue(maxSurge) !== 0;
+    if (hasUnavailable && hasSurge)
+      out.push(invalid(child(at, "maxSurge"), maxSurge, "may not be set when maxUnavailable is non-zero", asError));
+    else if (!hasUnavailable && !hasSurge)
+      out.push(required(child(at, "maxUnavailable"), "cannot be 0 when maxSurge is 0", asError));
+  }
+  out.push(...nonNegativeAt(s, "revisionHistoryLimit", spec));
+  return out;
+}
+
+/**
+ * ValidateStatefulSetSpec. The API server does not validate a StatefulSet's
+ * pod spec (its volume mounts may name volume claim templates): the pods are
+ * refused later, when the controller creates them.
+ */
+export function validateStatefulSet(object: JsonObject): Finding[] {
+  const s = objectAt(object, "spec");
+  if (s === undefined) return [];
+  const out = [...nonNegativeAt(s, "replicas", spec), ...nonNegativeAt(s, "minReadySeconds", spec)];
+  const start = optionalIntAt(objectAt(s, "ordinals"), "start");
+  out.push(...nonNegative(start, child(spec, "ordinals.start")));
+  const rolling = objectAt(objectAt(s, "updateStrategy"), "rollingUpdate");
+  if (rolling !== undefined && stringAt(objectAt(s, "updateStrategy"), "type") !== "OnDelete") {
+    const at = child(spec, "updateStrategy", "rollingUpdate");
+    out.push(...nonNegativeAt(rolling, "partition", at));
+    if (isSet(rolling, "maxUnavailable")) {
+      const maxUnavailable = getKey(rolling, "maxUnavailable") as JsonValue;
+      out.push(...positiveIntOrPercent(maxUnavailable, child(at, "maxUnavailable")));
+      if (intOrPercentValue(maxUnavailable) === 0)
+        out.push(invalid(child(at, "maxUnavailable"), maxUnavailable, "cannot be 0", asError));
+      out.push(...notMoreThan100Percent(maxUnavailable, child(at, "maxUnavailable")));
+    }
+  }
+  const selected = validateSelector(s, "statefulset");
+  out.push(...selected.findings);
+  const template = objectAt(s, "template");
+  if (selected.selector === undefined) out.push(invalid(child(spec, "selector"), getKey(s, "selector"), "", asError));
+  else out.push(...selectorMatchesTemplate(selected.selector, template, templatePath));
+  out.push(...restartAlways(template, templatePath));
+  if (isSet(objectAt(template, "spec"), "activeDeadlineSeconds"))
+    out.push(
+      forbidden(
+        child(templatePath, "spec", "activeDeadlineSeconds"),
+        "activeDeadlineSeconds in StatefulSet is not Supported",
+        asError,
+      ),
+    );
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// int-or-percent parameters (ValidatePositiveIntOrPercent, IsNotMoreThan100Percent)
+
+function intOrPercent(o: JsonObject | undefined, key: string, fallback: number | string): JsonValue {
+  const v = o === undefined ? undefined : getKey(o, key);
+  return v === undefined || v === null ? fallback : v;
+}
+
+/** getPercentValue: the number of a valid percent string. */
+function percentValue(v: JsonValue): number | undefined {
+  return typeof v === "string" && isValidPercent(v).length === 0 ? Number(v.slice(0, -1)) : undefined;
+}
+
+/** getIntOrPercentValue. */
+function intOrPercentValue(v: JsonValue): number | undefined {
+  const percent = percentValue(v);
+  if (percent !== undefined) return percent;
+  if (typeof v === "number") return v;
+  // IntOrString.IntValue: a string that is not a number counts as 0.
+  return typeof v === "string" ? (/^[+-]?[0-9]+$/.test(v) ? Number(v) : 0) : undefined;
+}
+
+export function positiveIntOrPercent(v: JsonValue, path: FieldPath): Finding[] {
+  if (typeof v === "string") return isValidPercent(v).map((m) => invalid(path, v, m, asError));
+  if (typeof v === "number" && Number.isInteger(v)) return nonNegative(v, path);
+  return [];
+}
+
+export function notMoreThan100Percent(v: JsonValue, path: FieldPath): Finding[] {
+  const percent = percentValue(v);
+  return percent !== undefined && percent > 100 ? [invalid(path, v, "must not be greater than 100%", asError)] : [];
+}

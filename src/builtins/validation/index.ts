@@ -1,0 +1,60 @@
+/**
+ * The API server's hand-written validation of its own kinds
+ * (pkg/apis/<group>/validation in kubernetes/kubernetes): the rules no
+ * OpenAPI schema states, in the API server's words, one module per API
+ * group, and the warnings it sends with an accepted object
+ * (pkg/api/pod/warnings.go). Run after the schema, on objects as written:
+ * where the server would first default a field, these rules apply its
+ * default. Enums, required fields the schema marks, and the one-of rules of
+ * the union registry are reported there, not here.
+ * Imports findings, path, names, value and go.
+ */
+import type { Finding } from "../../findings/index.js";
+import type { JsonObject } from "../../value/index.js";
+import { validateDaemonSet, validateDeployment, validateReplicaSet, validateStatefulSet } from "./apps.js";
+import { validateHorizontalPodAutoscaler } from "./autoscaling.js";
+import { validateCronJob, validateJob } from "./batch.js";
+import {
+  validateConfigMap,
+  validatePod,
+  validatePodTemplate,
+  validateReplicationController,
+  validateSecret,
+  validateService,
+} from "./core.js";
+import { validateIngress, validateNetworkPolicy } from "./networking.js";
+import { validatePodDisruptionBudget } from "./policy.js";
+import { validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from "./rbac.js";
+
+type Validator = (object: JsonObject) => Finding[];
+
+const validators: Readonly<Record<string, Validator>> = Object.freeze(
+  Object.assign(Object.create(null) as Record<string, Validator>, {
+    "v1/Pod": validatePod,
+    "v1/PodTemplate": validatePodTemplate,
+    "v1/ReplicationController": validateReplicationController,
+    "v1/Service": validateService,
+    "v1/ConfigMap": validateConfigMap,
+    "v1/Secret": validateSecret,
+    "apps/v1/Deployment": validateDeployment,
+    "apps/v1/ReplicaSet": validateReplicaSet,
+    "apps/v1/DaemonSet": validateDaemonSet,
+    "apps/v1/StatefulSet": validateStatefulSet,
+    "batch/v1/Job": validateJob,
+    "batch/v1/CronJob": validateCronJob,
+    "networking.k8s.io/v1/Ingress": validateIngress,
+    "networking.k8s.io/v1/NetworkPolicy": validateNetworkPolicy,
+    "autoscaling/v2/HorizontalPodAutoscaler": validateHorizontalPodAutoscaler,
+    "policy/v1/PodDisruptionBudget": validatePodDisruptionBudget,
+    "rbac.authorization.k8s.io/v1/Role": validateRole,
+    "rbac.authorization.k8s.io/v1/ClusterRole": validateClusterRole,
+    "rbac.authorization.k8s.io/v1/RoleBinding": validateRoleBinding,
+    "rbac.authorization.k8s.io/v1/ClusterRoleBinding": validateClusterRoleBinding,
+  }),
+);
+
+/** The hand-written rules' findings for a built-in object (none for a kind without such rules). */
+export function validateHandWritten(apiVersion: string, kind: string, object: JsonObject): Finding[] {
+  const validate = validators[`${apiVersion}/${kind}`];
+  return validate === undefined ? [] : validate(object);
+}

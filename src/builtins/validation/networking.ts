@@ -1,0 +1,194 @@
+/**
+ * networking.k8s.io/v1 (pkg/apis/networking/validation/validation.go):
+ * Ingress rules, paths and service backends (ValidateIngressSpec,
+ * validateIngressRules, validateHTTPIngressPath, validateIngressBackend) and
+ * NetworkPolicy ports and peers (ValidateNetworkPolicySpec,
+ * ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer). Which of a
+ * backend's `service` or `resource` is set is the union registry's.
+ */
+import type { Finding } from "../../findings/index.js";
+import { byteLength, isDNS1035Label, isDNS1123Subdomain, maxLenError, regexError } from "../../names/index.js";
+import { child, type FieldPath } from "../../path/index.js";
+import { getKey, type JsonObject } from "../../value/index.js";
+import {
+  asError,
+  forbidden,
+  invalid,
+  invalidEach,
+  isSet,
+  isValidPortName,
+  isValidPortNum,
+  listAt,
+  objectAt,
+  objectItems,
+  optionalIntAt,
+  required,
+  requiredIfEmpty,
+  stringAt,
+  validateLabelSelector,
+} from "./common.js";
+
+const invalidPathSequences = ["//", "/./", "/../", "%2f", "%2F"];
+const invalidPathSuffixes = ["/..", "/."];
+
+/** validation.IsWildcardDNS1123Subdomain: `*.` then a subdomain. */
+function isWildcardDNS1123Subdomain(host: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(host) > 253) errs.push(maxLenError(253));
+  const rest = host.startsWith("*.") ? host.slice(2) : undefined;
+  if (rest === undefined || isDNS1123Subdomain(rest).some((m) => !m.startsWith("must be no more than"))) {
+    errs.push(
+      regexError(
+        "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character",
+        "\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*",
+        "*.example.com",
+      ),
+    );
+  }
+  return errs;
+}
+
+/** netutils.ParseIPSloppy accepts it: a dotted quad (leading zeros allowed) or an IPv6 address. */
+function isIP(host: string): boolean {
+  const quad = host.split(".");
+  if (quad.length === 4 && quad.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255)) return true;
+  return host.includes(":") && /^[0-9A-Fa-f:.]+$/.test(host) && host.split("::").length <= 2;
+}
+
+export function validateIngress(object: JsonObject): Finding[] {
+  const s = objectAt(object, "spec");
+  const spec = ["spec"];
+  const out: Finding[] = [];
+  if (s === undefined) return out;
+  const rules = objectItems(s, "rules");
+  if (listAt(s, "rules").length === 0 && !isSet(s, "defaultBackend"))
+    out.push(
+      invalid(spec, getKey(s, "rules") ?? null, "either `defaultBackend` or `rules` must be specified", asError),
+    );
+  const defaultBackend = objectAt(s, "defaultBackend");
+  if (defaultBackend !== undefined) out.push(...validateBackend(defaultBackend, child(spec, "defaultBackend")));
+  for (const [i, rule] of rules) {
+    const at = child(spec, "rules", i);
+    const host = stringAt(rule, "host");
+    if (host) {
+      if (isIP(host)) out.push(invalid(child(at, "host"), host, "must be a DNS name, not an IP address", asError));
+      const errs = host.includes("*") ? isWildcardDNS1123Subdomain(host) : isDNS1123Subdomain(host);
+      out.push(...invalidEach(child(at, "host"), host, errs));
+    }
+    const http = objectAt(rule, "http");
+    if (http === undefined) continue;
+    const httpAt = child(at, "http");
+    if (Object.hasOwn(http, "paths") && listAt(http, "paths").length === 0)
+      out.push(required(child(httpAt, "paths"), "", asError));
+    for (const [j, path] of objectItems(http, "paths"))
+      out.push(...validateHTTPIngressPath(path, child(httpAt, "paths", j)));
+  }
+  return out;
+}
+
+/** validateHTTPIngressPath; an unknown pathType is the schema's enum, and then the path is not judged. */
+function validateHTTPIngressPath(p: JsonObject, at: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const pathType = stringAt(p, "pathType");
+  const path = stringAt(p, "path");
+  if (path !== undefined) {
+    const pathAt = child(at, "path");
+    if (pathType === "Exact" || pathType === "Prefix") {
+      if (!path.startsWith("/")) out.push(invalid(pathAt, path, "must be an absolute path", asError));
+      if (path.length > 0) {
+        for (const seq of invalidPathSequences)
+          if (path.includes(seq)) out.push(invalid(pathAt, path, `must not contain '${seq}'`, asError));
+        for (const suffix of invalidPathSuffixes)
+          if (path.endsWith(suffix)) out.push(invalid(pathAt, path, `cannot end with '${suffix}'`, asError));
+      }
+    } else if (pathType === "ImplementationSpecific" && path.length > 0 && !path.startsWith("/")) {
+      out.push(invalid(pathAt, path, "must be an absolute path", asError));
+    }
+  }
+  const backend = objectAt(p, "backend");
+  if (backend !== undefined) out.push(...validateBackend(backend, child(at, "backend")));
+  return out;
+}
+
+/** validateIngressBackend's service branch: a Service name and exactly one of port name or number. */
+function validateBackend(backend: JsonObject, at: FieldPath): Finding[] {
+  const service = objectAt(backend, "service");
+  if (service === undefined || isSet(backend, "resource")) return [];
+  const out: Finding[] = [];
+  const serviceAt = child(at, "service");
+  const name = stringAt(service, "name");
+  if (name === "") out.push(...requiredIfEmpty(service, "name", serviceAt));
+  else if (name !== undefined) out.push(...invalidEach(child(serviceAt, "name"), name, isDNS1035Label(name)));
+  const port = objectAt(service, "port");
+  const portName = stringAt(port, "name") ?? "";
+  const portNumber = optionalIntAt(port, "number") ?? 0;
+  if (portName !== "" && portNumber !== 0)
+    out.push(invalid(at, "", "cannot set both port name & port number", asError));
+  else if (portName !== "")
+    out.push(...invalidEach(child(serviceAt, "port", "name"), portName, isValidPortName(portName)));
+  else if (portNumber !== 0)
+    out.push(...invalidEach(child(serviceAt, "port", "number"), portNumber, isValidPortNum(portNumber)));
+  else out.push(required(at, "port name or number is required", asError));
+  return out;
+}
+
+export function validateNetworkPolicy(object: JsonObject): Finding[] {
+  const s = objectAt(object, "spec");
+  const spec = ["spec"];
+  if (s === undefined) return [];
+  const out = validateLabelSelector(objectAt(s, "podSelector"), child(spec, "podSelector"));
+  for (const [direction, peers] of [
+    ["ingress", "from"],
+    ["egress", "to"],
+  ] as const) {
+    for (const [i, rule] of objectItems(s, direction)) {
+      const at = child(spec, direction, i);
+      for (const [j, port] of objectItems(rule, "ports")) out.push(...validatePort(port, child(at, "ports", j)));
+      for (const [j, peer] of objectItems(rule, peers)) out.push(...validatePeer(peer, child(at, peers, j)));
+    }
+  }
+  return out;
+}
+
+/** ValidateNetworkPolicyPort: a port number or name, and an end port only after a number. */
+function validatePort(port: JsonObject, at: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const value = getKey(port, "port");
+  const endPort = optionalIntAt(port, "endPort");
+  if (typeof value === "number" && Number.isInteger(value)) {
+    out.push(...invalidEach(child(at, "port"), value, isValidPortNum(value)));
+    if (endPort !== undefined) {
+      if (endPort < value)
+        out.push(invalid(child(at, "endPort"), value, "must be greater than or equal to `port`", asError));
+      out.push(...invalidEach(child(at, "endPort"), endPort, isValidPortNum(endPort)));
+    }
+  } else if (typeof value === "string") {
+    if (endPort !== undefined)
+      out.push(invalid(child(at, "endPort"), endPort, "may not be specified when `port` is non-numeric", asError));
+    out.push(...invalidEach(child(at, "port"), value, isValidPortName(value)));
+  } else if ((value === undefined || value === null) && endPort !== undefined) {
+    out.push(invalid(child(at, "endPort"), endPort, "may not be specified when `port` is not specified", asError));
+  }
+  return out;
+}
+
+/** ValidateNetworkPolicyPeer: at least one selector or an IP block, and an IP block alone. */
+function validatePeer(peer: JsonObject, at: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  let peers = 0;
+  for (const key of ["podSelector", "namespaceSelector"]) {
+    if (!isSet(peer, key)) continue;
+    peers++;
+    out.push(...validateLabelSelector(objectAt(peer, key), child(at, key)));
+  }
+  const ipBlock = objectAt(peer, "ipBlock");
+  if (isSet(peer, "ipBlock")) {
+    peers++;
+    if (ipBlock !== undefined && stringAt(ipBlock, "cidr") === "" && Object.hasOwn(ipBlock, "cidr"))
+      out.push(required(child(at, "ipBlock", "cidr"), "", asError));
+  }
+  if (peers === 0) out.push(required(at, "must specify a peer", asError));
+  else if (peers > 1 && isSet(peer, "ipBlock"))
+    out.push(forbidden(at, "may not specify both ipBlock and another peer", asError));
+  return out;
+}

@@ -1,0 +1,325 @@
+/**
+ * A PodSpec, as core validation checks it wherever one appears (a Pod, and
+ * the template of a Deployment, ReplicaSet, DaemonSet, Job, CronJob,
+ * ReplicationController or PodTemplate): pkg/apis/core/validation
+ * ValidatePodSpec and what it calls (ValidateVolumes, validateContainers,
+ * validateInitContainers, validateContainerCommon, validateContainerPorts,
+ * ValidateVolumeMounts, validateResourceRequirements, the probes), plus the
+ * warnings of pkg/api/pod/warnings.go about container ports.
+ *
+ * Left to others: the one-of rules of volume sources, probe and lifecycle
+ * handlers and env sources (unions/wording.ts), and enums and required fields
+ * the OpenAPI schema states (protocol, restartPolicy, dnsPolicy, …).
+ */
+import type { Finding } from "../../findings/index.js";
+import { isDNS1123Label } from "../../names/index.js";
+import { child, type FieldPath, formatPath } from "../../path/index.js";
+import { getKey, type JsonObject } from "../../value/index.js";
+import {
+  asError,
+  duplicate as dup,
+  forbidden,
+  inclusiveRangeError,
+  intAt,
+  invalid,
+  invalidEach,
+  isSet,
+  isValidPortName,
+  isValidPortNum,
+  nonNegativeAt,
+  notFound,
+  objectAt,
+  objectItems,
+  optionalIntAt,
+  portNumOrName,
+  required,
+  requiredIfEmpty,
+  stringAt,
+  warningAt,
+} from "./common.js";
+import { validateContainerResources } from "./resources.js";
+
+/** ValidatePodSpec at `path` (`spec`, `spec.template.spec`, …). */
+export function validatePodSpec(spec: JsonObject, path: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const volumes = validateVolumes(spec, child(path, "volumes"), out);
+  const containers = objectItems(spec, "containers");
+  const initContainers = objectItems(spec, "initContainers");
+
+  // validateContainers: regular containers, unique among themselves.
+  if (Object.hasOwn(spec, "containers") && containers.length === 0 && isSet(spec, "containers"))
+    out.push(required(child(path, "containers"), "", asError));
+  const names = new Set<string>();
+  for (const [i, ctr] of containers) {
+    const at = child(path, "containers", i);
+    out.push(...validateContainerCommon(ctr, at, volumes));
+    const name = stringAt(ctr, "name");
+    if (name !== undefined) {
+      if (names.has(name)) out.push(dup(child(at, "name"), name));
+      else names.add(name);
+    }
+    out.push(...validateProbes(ctr, at));
+    if (isSet(ctr, "restartPolicy"))
+      out.push(forbidden(child(at, "restartPolicy"), "may not be set for non-init containers", asError));
+  }
+  out.push(...hostPortConflicts(containers, child(path, "containers")));
+
+  // validateInitContainers: unique among regular and init containers.
+  for (const [i, ctr] of initContainers) {
+    const at = child(path, "initContainers", i);
+    out.push(...validateContainerCommon(ctr, at, volumes));
+    const name = stringAt(ctr, "name");
+    if (name !== undefined) {
+      if (names.has(name)) out.push(dup(child(at, "name"), name));
+      else if (name !== "") names.add(name);
+    }
+    out.push(...hostPortConflicts([[i, ctr]], child(path, "initContainers")));
+    if (stringAt(ctr, "restartPolicy") === "Always") out.push(...validateProbes(ctr, at));
+    else {
+      for (const key of ["lifecycle", "livenessProbe", "readinessProbe", "startupProbe"])
+        if (isSet(ctr, key))
+          out.push(
+            forbidden(child(at, key), "may not be set for init containers without restartPolicy=Always", asError),
+          );
+    }
+  }
+
+  // validatePodHostNetworkDeps: a host port must be the container port (0 is defaulted to it).
+  if (getKey(spec, "hostNetwork") === true) {
+    for (const [i, ctr] of containers) {
+      for (const [j, port] of objectItems(ctr, "ports")) {
+        const hostPort = intAt(port, "hostPort");
+        const containerPort = intAt(port, "containerPort");
+        if (hostPort !== undefined && hostPort !== 0 && hostPort !== containerPort)
+          out.push(
+            invalid(
+              child(path, "containers", i, "ports", j, "hostPort"),
+              hostPort,
+              "must match `containerPort` when `hostNetwork` is true",
+              asError,
+            ),
+          );
+      }
+    }
+  }
+
+  const deadline = optionalIntAt(spec, "activeDeadlineSeconds");
+  if (deadline !== undefined && (deadline < 1 || deadline > 2147483647))
+    out.push(invalid(child(path, "activeDeadlineSeconds"), deadline, inclusiveRangeError(1, 2147483647), asError));
+  out.push(...portWarnings(spec, path));
+  return out;
+}
+
+/**
+ * ValidateVolumes: names required, DNS labels and unique. Returns the names
+ * a mount may refer to (a volume with a bad name is not one).
+ */
+function validateVolumes(spec: JsonObject, path: FieldPath, out: Finding[]): Map<string, JsonObject> {
+  const volumes = new Map<string, JsonObject>();
+  for (const [i, vol] of objectItems(spec, "volumes")) {
+    const namePath = child(path, i, "name");
+    const name = stringAt(vol, "name");
+    if (name === undefined) continue;
+    const errs: Finding[] = [];
+    if (name === "") {
+      // Absent, it is the schema's required field.
+      if (Object.hasOwn(vol, "name")) errs.push(required(namePath, "", asError));
+    } else errs.push(...invalidEach(namePath, name, isDNS1123Label(name)));
+    if (volumes.has(name)) errs.push(dup(namePath, name));
+    if (errs.length === 0 && name !== "") volumes.set(name, vol);
+    out.push(...errs);
+  }
+  return volumes;
+}
+
+/** validateContainerCommon: what every kind of container must satisfy. */
+function validateContainerCommon(
+  ctr: JsonObject,
+  path: FieldPath,
+  volumes: ReadonlyMap<string, JsonObject>,
+): Finding[] {
+  const out: Finding[] = [];
+  const name = stringAt(ctr, "name");
+  if (name === "") out.push(...requiredIfEmpty(ctr, "name", path));
+  else if (name !== undefined) out.push(...invalidEach(child(path, "name"), name, isDNS1123Label(name)));
+  // The image is required of every container, in pod templates too (the OpenAPI schema does not say so).
+  if (stringAt(ctr, "image") === "") out.push(required(child(path, "image"), "", asError));
+  out.push(...validateContainerPorts(ctr, child(path, "ports")));
+  out.push(...validateVolumeMounts(ctr, child(path, "volumeMounts"), volumes));
+  const resources = objectAt(ctr, "resources");
+  if (resources !== undefined) out.push(...validateContainerResources(resources, child(path, "resources")));
+  return out;
+}
+
+/** validateContainerPorts. */
+function validateContainerPorts(ctr: JsonObject, path: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const names = new Set<string>();
+  for (const [i, port] of objectItems(ctr, "ports")) {
+    const at = child(path, i);
+    const name = stringAt(port, "name");
+    if (name !== undefined && name !== "") {
+      const errs = isValidPortName(name);
+      if (errs.length > 0) out.push(...invalidEach(child(at, "name"), name, errs));
+      else if (names.has(name)) out.push(dup(child(at, "name"), name));
+      else names.add(name);
+    }
+    const containerPort = intAt(port, "containerPort");
+    if (containerPort === 0) {
+      if (Object.hasOwn(port, "containerPort")) out.push(required(child(at, "containerPort"), "", asError));
+    } else if (containerPort !== undefined)
+      out.push(...invalidEach(child(at, "containerPort"), containerPort, isValidPortNum(containerPort)));
+    const hostPort = intAt(port, "hostPort");
+    if (hostPort !== undefined && hostPort !== 0)
+      out.push(...invalidEach(child(at, "hostPort"), hostPort, isValidPortNum(hostPort)));
+  }
+  return out;
+}
+
+/** ValidateVolumeMounts: each mount names a declared volume, mount paths are unique. */
+function validateVolumeMounts(ctr: JsonObject, path: FieldPath, volumes: ReadonlyMap<string, JsonObject>): Finding[] {
+  const out: Finding[] = [];
+  const mountPoints = new Set<string>();
+  for (const [i, mount] of objectItems(ctr, "volumeMounts")) {
+    const at = child(path, i);
+    const name = stringAt(mount, "name");
+    if (name === undefined) continue;
+    out.push(...requiredIfEmpty(mount, "name", at));
+    if (!volumes.has(name)) out.push(notFound(child(at, "name"), name));
+    const mountPath = stringAt(mount, "mountPath");
+    if (mountPath === undefined) continue;
+    out.push(...requiredIfEmpty(mount, "mountPath", at));
+    if (mountPoints.has(mountPath)) out.push(invalid(child(at, "mountPath"), mountPath, "must be unique", asError));
+    mountPoints.add(mountPath);
+    const subPath = stringAt(mount, "subPath");
+    const subPathExpr = stringAt(mount, "subPathExpr");
+    if (subPathExpr && subPath)
+      out.push(
+        invalid(child(at, "subPathExpr"), subPathExpr, "subPathExpr and subPath are mutually exclusive", asError),
+      );
+  }
+  return out;
+}
+
+/** validateLivenessProbe, validateReadinessProbe, validateStartupProbe and the lifecycle hooks of a container. */
+function validateProbes(ctr: JsonObject, path: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  for (const key of ["livenessProbe", "readinessProbe", "startupProbe"]) {
+    const probe = objectAt(ctr, key);
+    if (probe === undefined) continue;
+    const at = child(path, key);
+    out.push(...validateHandler(probe, at));
+    for (const counter of [
+      "initialDelaySeconds",
+      "timeoutSeconds",
+      "periodSeconds",
+      "successThreshold",
+      "failureThreshold",
+    ])
+      out.push(...nonNegativeAt(probe, counter, at));
+    const grace = optionalIntAt(probe, "terminationGracePeriodSeconds");
+    if (grace !== undefined && grace <= 0)
+      out.push(invalid(child(at, "terminationGracePeriodSeconds"), grace, "must be greater than 0", asError));
+    // successThreshold defaults to 1; liveness and startup probes allow nothing else.
+    const success = optionalIntAt(probe, "successThreshold");
+    if (key !== "readinessProbe" && success !== undefined && success !== 1 && success >= 0)
+      out.push(invalid(child(at, "successThreshold"), success, "must be 1", asError));
+    if (key === "readinessProbe" && isSet(probe, "terminationGracePeriodSeconds"))
+      out.push(
+        invalid(
+          child(at, "terminationGracePeriodSeconds"),
+          getKey(probe, "terminationGracePeriodSeconds"),
+          "must not be set for readinessProbes",
+          asError,
+        ),
+      );
+  }
+  const lifecycle = objectAt(ctr, "lifecycle");
+  for (const hook of ["postStart", "preStop"]) {
+    const handler = objectAt(lifecycle, hook);
+    if (handler !== undefined) out.push(...validateHandler(handler, child(path, "lifecycle", hook)));
+  }
+  return out;
+}
+
+/**
+ * validateHandler checks the first handler set, in its order (the others
+ * are the union's "may not specify more than 1 handler type").
+ */
+function validateHandler(handler: JsonObject, path: FieldPath): Finding[] {
+  const first = ["exec", "httpGet", "tcpSocket", "grpc", "sleep"].find((k) => isSet(handler, k));
+  const action = first === undefined ? undefined : objectAt(handler, first);
+  if (first === undefined || action === undefined) return [];
+  const at = child(path, first);
+  switch (first) {
+    case "httpGet":
+    case "tcpSocket":
+      return portNumOrName(getKey(action, "port"), child(at, "port"));
+    case "grpc": {
+      const port = intAt(action, "port");
+      return port === undefined ? [] : invalidEach(child(at, "port"), port, isValidPortNum(port));
+    }
+    default:
+      return [];
+  }
+}
+
+/** AccumulateUniqueHostPorts: a host port is taken once per protocol and host IP. */
+function hostPortConflicts(containers: readonly [number, JsonObject][], path: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const taken = new Set<string>();
+  for (const [i, ctr] of containers) {
+    for (const [j, port] of objectItems(ctr, "ports")) {
+      const hostPort = intAt(port, "hostPort");
+      if (hostPort === undefined || hostPort === 0) continue;
+      const key = `${stringAt(port, "protocol") || "TCP"}/${stringAt(port, "hostIP") ?? ""}/${hostPort}`;
+      if (taken.has(key)) out.push(dup(child(path, i, "ports", j, "hostPort"), key));
+      else taken.add(key);
+    }
+  }
+  return out;
+}
+
+interface PortSeen {
+  path: FieldPath;
+  hostIP: string;
+  hostPort: number;
+}
+
+/**
+ * pkg/api/pod/warnings.go: ports of all containers (init containers first)
+ * with the same container port and protocol. The API server accepts them
+ * and warns, and so does kunion.
+ */
+function portWarnings(spec: JsonObject, path: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Map<string, PortSeen[]>();
+  for (const list of ["initContainers", "containers", "ephemeralContainers"]) {
+    for (const [i, ctr] of objectItems(spec, list)) {
+      for (const [j, port] of objectItems(ctr, "ports")) {
+        const containerPort = intAt(port, "containerPort");
+        const hostPort = intAt(port, "hostPort");
+        const hostIP = stringAt(port, "hostIP");
+        if (containerPort === undefined || hostPort === undefined || hostIP === undefined) continue;
+        const at = child(path, list, i, "ports", j);
+        const key = `${containerPort}/${stringAt(port, "protocol") || "TCP"}`;
+        const others = seen.get(key) ?? [];
+        for (const other of others) {
+          const text = portClash({ path: at, hostIP, hostPort }, other);
+          if (text !== undefined)
+            out.push(warningAt(at, `${text} with ${formatPath(other.path)}`, "FieldValueDuplicate"));
+        }
+        seen.set(key, [...others, { path: at, hostIP, hostPort }]);
+      }
+    }
+  }
+  return out;
+}
+
+function portClash(a: PortSeen, b: PortSeen): string | undefined {
+  if (a.hostIP === b.hostIP && a.hostPort === b.hostPort) return "duplicate port definition";
+  if (a.hostPort === 0 || b.hostPort === 0) return "overlapping port definition";
+  if (a.hostPort === b.hostPort && (a.hostIP === "") !== (b.hostIP === ""))
+    return "dangerously ambiguous port definition";
+  return undefined;
+}

@@ -1,0 +1,126 @@
+/**
+ * A container's resource requirements (pkg/apis/core/validation
+ * validateResourceRequirements with validateContainerResourceName, and
+ * ValidateResourceQuantityValue) and the resource-name helpers of
+ * pkg/apis/core/helper (IsNativeResource, IsExtendedResourceName,
+ * IsOvercommitAllowed …). Quantities that do not parse are the schema's
+ * `quantity` format; these rules read only those that do.
+ */
+import type { Finding } from "../../findings/index.js";
+import { isQualifiedName } from "../../names/index.js";
+import { child, type FieldPath } from "../../path/index.js";
+import { getKey, type JsonObject } from "../../value/index.js";
+import { asError, forbidden, invalid, invalidEach, isNegativeErrorMsg, objectAt, required } from "./common.js";
+import { compareQuantities, milliValue, quantityOf, quantityString, signOf } from "./quantity.js";
+
+const standardContainerResources = new Set(["cpu", "memory", "ephemeral-storage"]);
+const standardResources = new Set([
+  "cpu",
+  "memory",
+  "ephemeral-storage",
+  "requests.cpu",
+  "requests.memory",
+  "requests.ephemeral-storage",
+  "limits.cpu",
+  "limits.memory",
+  "limits.ephemeral-storage",
+  "pods",
+  "services",
+  "replicationcontrollers",
+  "resourcequotas",
+  "secrets",
+  "configmaps",
+  "persistentvolumeclaims",
+  "storage",
+  "requests.storage",
+  "services.nodeports",
+  "services.loadbalancers",
+]);
+
+const isHugePage = (name: string) => name.startsWith("hugepages-");
+export const isNativeResource = (name: string) => !name.includes("/") || name.includes("kubernetes.io/");
+const isExtendedResource = (name: string) =>
+  !isNativeResource(name) && !name.startsWith("requests.") && isQualifiedName(`requests.${name}`).length === 0;
+/** Extended resources (GPUs, …) cannot be overcommitted: requests must equal limits. */
+const isOvercommitAllowed = (name: string) => isNativeResource(name) && !isHugePage(name);
+const isStandardResource = (name: string) =>
+  standardResources.has(name) || isHugePage(name) || name.startsWith("requests.hugepages-");
+
+/** validateResourceName followed by validateContainerResourceName's own checks. */
+export function validateContainerResourceName(name: string, path: FieldPath): Finding[] {
+  const out = invalidEach(path, name, isQualifiedName(name));
+  if (out.length === 0 && !name.includes("/") && !isStandardResource(name))
+    out.push(invalid(path, name, "must be a standard resource type or fully qualified", asError));
+  if (!name.includes("/")) {
+    if (!standardContainerResources.has(name) && !isHugePage(name))
+      out.push(invalid(path, name, "must be a standard resource for containers", asError));
+  } else if (!isNativeResource(name) && !isExtendedResource(name)) {
+    out.push(invalid(path, name, "doesn't follow extended resource name standard", asError));
+  }
+  return out;
+}
+
+/** ValidateResourceQuantityValue: non-negative, and whole for integer (extended) resources. */
+function validateQuantityValue(name: string, raw: unknown, path: FieldPath): Finding[] {
+  const q = quantityOf(raw as never);
+  if (q === undefined) return [];
+  const out: Finding[] = [];
+  if (signOf(q) < 0) out.push(invalid(path, quantityString(q), isNegativeErrorMsg, asError));
+  if (isExtendedResource(name) && milliValue(q) % 1000n !== 0n)
+    out.push(invalid(path, raw, "must be an integer", asError));
+  return out;
+}
+
+/** validateResourceRequirements for a container. */
+export function validateContainerResources(resources: JsonObject, path: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const limPath = child(path, "limits");
+  const reqPath = child(path, "requests");
+  const limits = objectAt(resources, "limits");
+  const requests = objectAt(resources, "requests");
+  let cpuOrMemory = false;
+  let hugePages = false;
+  for (const [name, value] of Object.entries(limits ?? {})) {
+    const at = child(limPath, { key: name });
+    out.push(...validateContainerResourceName(name, at), ...validateQuantityValue(name, value, at));
+    if (isHugePage(name)) hugePages = true;
+    if (name === "cpu" || name === "memory") cpuOrMemory = true;
+  }
+  for (const [name, value] of Object.entries(requests ?? {})) {
+    const at = child(reqPath, { key: name });
+    out.push(...validateContainerResourceName(name, at), ...validateQuantityValue(name, value, at));
+    const request = quantityOf(value);
+    const limitValue = limits === undefined ? undefined : getKey(limits, name);
+    if (limitValue !== undefined) {
+      const limit = quantityOf(limitValue);
+      if (request !== undefined && limit !== undefined) {
+        const cmp = compareQuantities(request, limit);
+        // Requests of resources that cannot be overcommitted must equal their limits.
+        if (cmp !== 0 && !isOvercommitAllowed(name))
+          out.push(
+            invalid(
+              reqPath,
+              quantityString(request),
+              `must be equal to ${name} limit of ${quantityString(limit)}`,
+              asError,
+            ),
+          );
+        else if (cmp > 0)
+          out.push(
+            invalid(
+              reqPath,
+              quantityString(request),
+              `must be less than or equal to ${name} limit of ${quantityString(limit)}`,
+              asError,
+            ),
+          );
+      }
+    } else if (!isOvercommitAllowed(name)) {
+      out.push(required(limPath, "Limit must be set for non overcommitable resources", asError));
+    }
+    if (isHugePage(name)) hugePages = true;
+    if (name === "cpu" || name === "memory") cpuOrMemory = true;
+  }
+  if (hugePages && !cpuOrMemory) out.push(forbidden(path, "HugePages require cpu or memory", asError));
+  return out;
+}
