@@ -20,6 +20,10 @@ export interface Inputs {
   failOn?: Severity | "never";
   sarifFile: string;
   annotations: boolean;
+  /** Annotate findings on lines the pull request's diff does not show too (else they are in the summary only). */
+  annotateOutsideDiff: boolean;
+  /** A baseline file of accepted findings (kunion check --write-baseline): only new findings count. */
+  baseline: string;
   summary: boolean;
   policy?: "kep" | "smd";
   strict?: boolean;
@@ -72,6 +76,8 @@ export function getInputs(): Inputs {
     failOn: failOn === "" ? undefined : (failOn as Inputs["failOn"]),
     sarifFile: core.getInput("sarif-file").trim() || "kunion.sarif",
     annotations: flag("annotations", true),
+    annotateOutsideDiff: flag("annotate-outside-diff", false),
+    baseline: core.getInput("baseline").trim(),
     summary: flag("summary", true),
     policy: policy === "" ? undefined : policy,
     strict: strict === "" ? undefined : flag("strict", true),

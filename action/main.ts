@@ -7,8 +7,8 @@
 import { appendFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
-import { loadConfig, readGlobbed, repositoryCrds } from "../src/checkout/index.js";
-import { applySeverities, checkChanges, type Finding, failsAt, releaseOf, summarize } from "../src/index.js";
+import { checkCheckout, loadConfig } from "../src/checkout/index.js";
+import { failsAt, releaseOf, summarize } from "../src/index.js";
 import { collect } from "./changes.js";
 import { getInputs, readContext } from "./inputs.js";
 import { annotate, summaryText, writeReports } from "./report.js";
@@ -35,33 +35,31 @@ export async function main(): Promise<void> {
     const started = Date.now();
     const collected = await collect(inputs, config, ctx);
     const { changed, problems, notes } = collected;
-    let found: Finding[] = [];
-    if (changed.length > 0) {
-      const strict = inputs.strict ?? config.strict ?? true;
-      const crdGlobs = inputs.crds.length > 0 ? inputs.crds : (config.crds ?? []);
-      const crds = repositoryCrds(ctx.workspace, crdGlobs, new Set(changed.map((c) => c.path)));
-      const goTypes = readGlobbed(ctx.workspace, config.goTypes ?? []);
-      found = [
-        ...crds.problems,
-        ...goTypes.problems,
-        ...checkChanges(changed, {
-          severities: config.rules,
-          crds: crds.files,
-          goTypes: goTypes.files,
-          unknownFields: strict ? "error" : "warning",
-          kubernetesVersion,
-        }),
-      ];
-    }
-    const findings = applySeverities([...problems, ...found], config.rules);
+    const { findings, lines } = checkCheckout(ctx.workspace, {
+      changed,
+      problems,
+      config,
+      crds: inputs.crds,
+      strict: inputs.strict,
+      kubernetesVersion,
+    });
     const files = changed.length + new Set(problems.map((p) => p.file)).size;
     if (collected.failure === undefined && files === 0) notes.push("no Kubernetes files changed");
     const summary = summarize(findings, files, 0);
     core.info(
       `kunion: ${files} file(s) checked${collected.base ? ` against ${collected.base.slice(0, 12)}` : ""} in ${Date.now() - started} ms: ${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.notices} notice(s)`,
     );
+    const failOn = inputs.failOn ?? config.failOn ?? "error";
+    const fails = collected.failure !== undefined || failsAt(findings, failOn);
     for (const n of notes) core.notice(n);
-    if (inputs.annotations) annotate(findings, notes.length);
+    if (inputs.annotations) {
+      // Without a base, or checking every file, every line counts as changed.
+      annotate(findings, {
+        lines: collected.base && inputs.changedOnly ? lines : undefined,
+        outsideDiff: inputs.annotateOutsideDiff,
+        used: { error: fails ? 1 : 0, warning: 0, notice: notes.length },
+      });
+    }
 
     const sarifFile = resolve(inputs.sarifFile);
     const findingsFile = join(process.env.RUNNER_TEMP || ctx.workspace, "kunion-findings.json");
@@ -74,7 +72,6 @@ export async function main(): Promise<void> {
     core.setOutput("warnings", summary.warnings);
     core.setOutput("findings-file", findingsFile);
     core.setOutput("sarif-file", inputs.sarifFile);
-    const failOn = inputs.failOn ?? config.failOn ?? "error";
     if (collected.failure) core.setFailed(`kunion: ${collected.failure}`);
     else if (failsAt(findings, failOn)) {
       core.setFailed(

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { run } from "../src/cli/main.js";
 
 const bundle = join(import.meta.dirname, "dist/index.js");
 
@@ -97,3 +98,39 @@ export async function runAction(
   for (const m of output.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) outputs[m[1] as string] = m[3] as string;
   return { stdout, stderr, status, summary: read("summary.md"), outputs, ms: Date.now() - started };
 }
+
+/** `kunion check` run in the head of a repository, in-process, with JSON output. */
+export function kunionCheck(ws: string, ...argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const cwd = process.cwd();
+  process.chdir(ws);
+  try {
+    const code = run(["check", "-o", "json", ...argv], {
+      stdout: (t) => (stdout += t),
+      stderr: (t) => (stderr += t),
+      color: false,
+    });
+    const findings = stdout.trim() ? (JSON.parse(stdout).findings as ReportedFinding[]) : [];
+    return { code, findings, stderr };
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+export interface ReportedFinding {
+  rule: string;
+  severity: string;
+  message: string;
+  file?: string;
+  line?: number;
+  oldLine?: number;
+}
+
+/** Findings as both faces must agree on them: one line each, sorted. */
+export const brief = (findings: readonly ReportedFinding[]) =>
+  findings.map((f) => `${f.file}:${f.line} ${f.severity} ${f.rule}: ${f.message}`).sort();
+
+/** The findings file the Action wrote. */
+export const actionFindings = (outputs: Record<string, string>): ReportedFinding[] =>
+  JSON.parse(readFileSync(outputs["findings-file"] as string, "utf8")).findings;

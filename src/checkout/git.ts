@@ -6,6 +6,8 @@
  * line of complaint.
  */
 import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 export class GitError extends Error {}
 
@@ -23,7 +25,7 @@ const safety = [
   "core.pager=cat",
 ];
 
-export function git(cwd: string, args: readonly string[], input?: string): Buffer {
+export function git(cwd: string, args: readonly string[], input?: string, okStatus: readonly number[] = []): Buffer {
   try {
     return execFileSync("git", [...safety, ...args], {
       cwd,
@@ -39,7 +41,9 @@ export function git(cwd: string, args: readonly string[], input?: string): Buffe
       },
     });
   } catch (e) {
-    const err = e as { stderr?: Buffer; message: string };
+    const err = e as { stderr?: Buffer; stdout?: Buffer; status?: number | null; message: string };
+    // `git diff --no-index` says "the files differ" with status 1.
+    if (err.status != null && okStatus.includes(err.status) && err.stdout) return err.stdout;
     const why = String(err.stderr ?? "")
       .split("\n")
       .find((l) => l.trim() !== "");
@@ -188,6 +192,67 @@ export function readAt(
     const size = Number(m[2]);
     out.set(path, m[1] === "blob" && size <= maxBytes ? data.subarray(at, at + size) : undefined);
     at += size + 1;
+  }
+  return out;
+}
+
+/** A hunk of `git diff --unified=0`: lines `oldStart…` of the old text became lines `newStart…` of the new. */
+export interface Hunk {
+  oldStart: number;
+  oldCount: number;
+  newStart: number;
+  newCount: number;
+}
+
+/**
+ * The hunks between pairs of texts, from one `git diff --no-index
+ * --unified=0` over two folders of numbered files (never the repository's
+ * paths, so no name needs quoting and no attribute, filter or textconv of
+ * the repository applies). `folder` is an empty scratch folder.
+ */
+export function hunksBetween(folder: string, pairs: readonly { before: string; after: string }[]): Hunk[][] {
+  const out: Hunk[][] = pairs.map(() => []);
+  if (pairs.length === 0) return out;
+  mkdirSync(join(folder, "a"));
+  mkdirSync(join(folder, "b"));
+  pairs.forEach((p, i) => {
+    writeFileSync(join(folder, "a", String(i)), p.before);
+    writeFileSync(join(folder, "b", String(i)), p.after);
+  });
+  const diff = git(
+    folder,
+    [
+      "diff",
+      "--no-index",
+      "--unified=0",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--no-color",
+      "--no-renames",
+      "--src-prefix=a/",
+      "--dst-prefix=b/",
+      "a",
+      "b",
+    ],
+    undefined,
+    [1],
+  ).toString("utf8");
+  let current: Hunk[] | undefined;
+  for (const line of diff.split("\n")) {
+    const file = /^diff --git a\/a\/(\d+) b\/b\/\d+$/.exec(line);
+    if (file) {
+      current = out[Number(file[1])];
+      continue;
+    }
+    const h = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
+    if (h && current) {
+      current.push({
+        oldStart: Number(h[1]),
+        oldCount: h[2] === undefined ? 1 : Number(h[2]),
+        newStart: Number(h[3]),
+        newCount: h[4] === undefined ? 1 : Number(h[4]),
+      });
+    }
   }
   return out;
 }

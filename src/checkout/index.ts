@@ -15,6 +15,7 @@ export {
   selectFiles,
   workTreeChanges,
 } from "./changes.js";
+export { type CheckoutChange, type CheckoutResult, checkCheckout } from "./check.js";
 export { configFileName, type LoadedConfig, loadConfig } from "./config.js";
 export { fileProblem, globInside, maxFileBytes, readInside } from "./files.js";
 export {
@@ -27,4 +28,5 @@ export {
   resolveCommit,
   topLevel,
 } from "./git.js";
+export { type ChangedLines, changedLines, inDiff, onChangedLine, placeRemovals } from "./lines.js";
 export { knownRules } from "./product.js";

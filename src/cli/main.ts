@@ -5,13 +5,13 @@
 
 import { realpathSync } from "node:fs";
 import {
+  checkCheckout,
   checkRef,
   configuredGlobs,
   knownRules,
   loadConfig as loadCheckoutConfig,
   readAt,
   readGlobbed,
-  repositoryCrds,
   resolveCommit,
   selectFiles,
   topLevel,
@@ -19,7 +19,6 @@ import {
 } from "../checkout/index.js";
 import {
   applySeverities,
-  checkChanges,
   convert,
   defaultRelease,
   diffCrdFiles,
@@ -207,23 +206,7 @@ function check(root: string, args: CheckArgs, io: Io, config: KunionConfig): num
     io.stderr(`no Kubernetes YAML or JSON changed since ${args.base}\n`);
     return 0;
   }
-  const crds = repositoryCrds(root, config.crds ?? [], new Set(changed.map((c) => c.path)));
-  const goTypes = readGlobbed(root, config.goTypes ?? []);
-  const found = applySeverities(
-    [
-      ...selection.problems,
-      ...crds.problems,
-      ...goTypes.problems,
-      ...checkChanges(changed, {
-        severities: config.rules,
-        crds: crds.files,
-        goTypes: goTypes.files,
-        unknownFields: (config.strict ?? true) ? "error" : "warning",
-        kubernetesVersion,
-      }),
-    ],
-    config.rules,
-  );
+  const { findings: found } = checkCheckout(root, { changed, problems: selection.problems, config, kubernetesVersion });
   report(found, args.output, summarize(found, changed.length, 0), io);
   return failsAt(found, args.failOn ?? config.failOn ?? "error") ? 1 : 0;
 }

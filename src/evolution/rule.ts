@@ -1,7 +1,7 @@
 import type { Finding, Severity } from "../findings/index.js";
 import { type FieldPath, formatPath } from "../path/index.js";
 import type { SchemaNode } from "../schema/index.js";
-import type { JsonObject } from "../value/index.js";
+import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import type { Revision, RevisionVersion } from "./revision.js";
 
 /** One rule of the catalog (evolution.md): its stable id, default severity and what it reports. */
@@ -89,10 +89,42 @@ export function fieldOf(version: string, data: FieldPath): string {
   return at === "" ? version : `${version} ${at}`;
 }
 
-/** A change at a node pair. */
-export function at(pair: NodePair, detail: string, extra: Partial<Change> = {}): Change {
+/**
+ * A change at a node pair. With `keyword`, it is placed on that keyword of
+ * the new node (`minimum: 0`, where a reviewer sees what changed), or, when
+ * the new node lost it, on the node with the keyword's place in the old one.
+ */
+export function at(
+  pair: NodePair,
+  detail: string,
+  { keyword, ...extra }: Partial<Change> & { keyword?: string | FieldPath } = {},
+): Change {
   const data = extra.data ?? pair.data;
-  return { path: pair.newPath, version: pair.version, field: fieldOf(pair.version, data), detail, ...extra, data };
+  const placed = keyword === undefined ? {} : keywordPlace(pair, typeof keyword === "string" ? [keyword] : keyword);
+  return {
+    path: pair.newPath,
+    version: pair.version,
+    field: fieldOf(pair.version, data),
+    detail,
+    ...placed,
+    ...extra,
+    data,
+  };
+}
+
+function keywordPlace(pair: NodePair, keyword: FieldPath): Partial<Change> {
+  if (valueAt(pair.new, keyword) !== undefined) return { path: [...pair.newPath, ...keyword] };
+  return valueAt(pair.old, keyword) !== undefined ? { oldPath: [...pair.oldPath, ...keyword] } : {};
+}
+
+function valueAt(node: JsonValue, path: FieldPath): JsonValue | undefined {
+  let at: JsonValue | undefined = node;
+  for (const seg of path) {
+    if (typeof seg === "number") at = Array.isArray(at) ? at[seg] : undefined;
+    else if (typeof seg === "string") at = isObject(at) ? getKey(at, seg) : undefined;
+    else return undefined;
+  }
+  return at;
 }
 
 /** Values as they read in one line: JSON, long ones cut. */

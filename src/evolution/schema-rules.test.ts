@@ -39,8 +39,9 @@ describe("type-changed", () => {
     expect(found.map((f) => f.message)).toEqual([
       "v1 spec.replicas: integer became string; stored objects no longer validate",
     ]);
+    // On the changed keyword (`type: string`), the line a reviewer sees changed.
     expect(found[0]).toMatchObject({
-      path: at("replicas"),
+      path: [...at("replicas"), "type"],
       oldValue: "integer",
       newValue: "string",
       type: "CrdChange",
@@ -82,7 +83,8 @@ describe("required-added", () => {
       app(obj({ source: obj({ repoURL: str() }), project: str() }, { required: ["project"] })),
     );
     expect(brief(found)).toEqual(["required-added v1 spec.project"]);
-    expect(found[0]?.path).toEqual(at("project"));
+    // On the new entry of `required`, the line that changed.
+    expect(found[0]?.path).toEqual([...at(), "required", 0]);
   });
 
   it("fires when an existing optional field becomes required", () => {
@@ -326,5 +328,24 @@ describe("served-versions-diverge", () => {
       { conversion },
     );
     expect(rules(diff(v1(spec, { conversion }), hooked))).toEqual([]);
+  });
+});
+
+describe("where a finding is placed", () => {
+  const spec = (size: JsonObject) => v1(obj({ maxSize: size }));
+  it("is the changed keyword of the node, not the node", () => {
+    const found = diff(spec(int()), spec({ ...int(), minimum: 0, maximum: 9 }));
+    expect(found.map((f) => [f.detail.split(";")[0], f.path.at(-1)])).toEqual([
+      ["maximum added: 9", "maximum"],
+      ["minimum added: 0", "minimum"],
+    ]);
+    expect(found.every((f) => f.oldPath === undefined)).toBe(true);
+  });
+
+  it("is the node for a keyword the new revision lost, with the keyword's place in the old one", () => {
+    const [f] = diff(spec({ ...int(), default: 3 }), spec(int()));
+    expect(f?.rule).toBe("default-changed");
+    expect(f?.path).toEqual(at("maxSize"));
+    expect(f?.oldPath).toEqual([...at("maxSize"), "default"]);
   });
 });

@@ -48,6 +48,7 @@ export const typeChanged: RuleDescriptor = {
       at(pair, `${typeName(from)} became ${typeName(to)}; ${why}`, {
         oldValue: from === "" ? undefined : from,
         newValue: to === "" ? undefined : to,
+        keyword: to === "int-or-string" || from === "int-or-string" ? "x-kubernetes-int-or-string" : "type",
       }),
     ];
   },
@@ -62,7 +63,8 @@ export const requiredAdded: RuleDescriptor = {
     // Only nodes present in both revisions are visited: under a new parent no stored object has the
     // parent yet, and a new required parent is reported on its own parent (crd-schema-checker's rule).
     const before = new Set(stringList(getKey(pair.old, "required")));
-    return [...new Set(stringList(getKey(pair.new, "required")))]
+    const required = getKey(pair.new, "required");
+    return [...new Set(stringList(required))]
       .filter((name) => !before.has(name))
       .flatMap((name) => {
         const prop = propertySchema(pair.new, name);
@@ -71,7 +73,8 @@ export const requiredAdded: RuleDescriptor = {
         return [
           at(pair, `\`${name}\` became required; existing objects without it are rejected on their next update`, {
             data: [...pair.data, name],
-            path: prop ? [...pair.newPath, ...schemaProperty(name)] : pair.newPath,
+            // On the new entry of `required`: the line the change is on.
+            keyword: ["required", Array.isArray(required) ? required.indexOf(name) : 0],
             newValue: name,
           }),
         ];

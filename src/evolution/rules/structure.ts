@@ -31,6 +31,7 @@ export const listTypeChanged: RuleDescriptor = {
       at(pair, `${what}; server-side apply merges it differently and field ownership changes`, {
         oldValue: pick(from),
         newValue: pick(to),
+        keyword: changed.find((kw) => getKey(pair.new, kw) !== undefined || getKey(pair.old, kw) !== undefined),
       }),
     ];
   },
@@ -48,6 +49,7 @@ export const unknownFieldsPruned: RuleDescriptor = {
       out.push(
         at(pair, `${preserve} removed; fields the schema does not name are pruned from stored objects`, {
           oldValue: true,
+          keyword: preserve,
         }),
       );
     }
@@ -61,6 +63,7 @@ export const unknownFieldsPruned: RuleDescriptor = {
           {
             oldValue: from,
             newValue: to,
+            keyword: "additionalProperties",
           },
         ),
       );
@@ -77,6 +80,6 @@ export const descriptionChanged: RuleDescriptor = {
     const from = getKey(pair.old, "description");
     const to = getKey(pair.new, "description");
     if (from === to) return [];
-    return [at(pair, `description changed to ${show(to)}`, { oldValue: from, newValue: to })];
+    return [at(pair, `description changed to ${show(to)}`, { oldValue: from, newValue: to, keyword: "description" })];
   },
 };

@@ -21,7 +21,10 @@ export const enumRestricted: RuleDescriptor = {
     if (!after) return [];
     if (!before) {
       return [
-        at(pair, `enum added (${list(after)}); stored values outside it no longer validate`, { newValue: after }),
+        at(pair, `enum added (${list(after)}); stored values outside it no longer validate`, {
+          newValue: after,
+          keyword: "enum",
+        }),
       ];
     }
     const gone = missing(before, after);
@@ -30,6 +33,7 @@ export const enumRestricted: RuleDescriptor = {
       at(pair, `enum values removed: ${list(gone)}; stored objects using them no longer validate`, {
         oldValue: before,
         newValue: after,
+        keyword: "enum",
       }),
     ];
   },
@@ -46,7 +50,10 @@ export const enumExtended: RuleDescriptor = {
     if (!before) return [];
     if (!after)
       return [
-        at(pair, "enum removed: any value is allowed now; old clients may not handle them", { oldValue: before }),
+        at(pair, "enum removed: any value is allowed now; old clients may not handle them", {
+          oldValue: before,
+          keyword: "enum",
+        }),
       ];
     const added = missing(after, before);
     if (added.length === 0) return [];
@@ -54,6 +61,7 @@ export const enumExtended: RuleDescriptor = {
       at(pair, `enum values added: ${list(added)}; old clients may not handle them`, {
         oldValue: before,
         newValue: after,
+        keyword: "enum",
       }),
     ];
   },
@@ -84,6 +92,7 @@ export const boundsTightened: RuleDescriptor = {
           {
             oldValue: from,
             newValue: to,
+            keyword: kw,
           },
         ),
       );
@@ -106,7 +115,9 @@ export const boundsTightened: RuleDescriptor = {
       const now = getKey(pair.new, kw) === true;
       const value = numberOf(pair.new, bound);
       if (now && !was && value !== undefined && numberOf(pair.old, bound) === value) {
-        out.push(at(pair, `${kw} set: ${value} itself is no longer allowed`, { oldValue: false, newValue: true }));
+        out.push(
+          at(pair, `${kw} set: ${value} itself is no longer allowed`, { oldValue: false, newValue: true, keyword: kw }),
+        );
       }
     }
     const from = numberOf(pair.old, "multipleOf");
@@ -131,7 +142,11 @@ function stringKeyword(id: string, kw: string, severity: "error" | "warning", wh
       if (typeof to !== "string" || to === from) return [];
       const what = typeof from === "string" ? `changed from ${show(from)} to ${show(to)}` : `added: ${show(to)}`;
       return [
-        at(pair, `${kw} ${what}; ${why}`, { oldValue: typeof from === "string" ? from : undefined, newValue: to }),
+        at(pair, `${kw} ${what}; ${why}`, {
+          oldValue: typeof from === "string" ? from : undefined,
+          newValue: to,
+          keyword: kw,
+        }),
       ];
     },
   };
@@ -155,6 +170,7 @@ export const nullableRemoved: RuleDescriptor = {
       at(pair, "nullable removed; stored nulls no longer validate (or are pruned)", {
         oldValue: true,
         newValue: false,
+        keyword: "nullable",
       }),
     ];
   },
@@ -176,6 +192,6 @@ export const defaultChanged: RuleDescriptor = {
       : !has
         ? `default ${show(from)} removed; new objects no longer get it and clients relying on it break`
         : `default changed from ${show(from)} to ${show(to)}; objects without the field read differently`;
-    return [at(pair, what, { oldValue: from, newValue: to })];
+    return [at(pair, what, { oldValue: from, newValue: to, keyword: "default" })];
   },
 };

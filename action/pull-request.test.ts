@@ -1,0 +1,95 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { actionFindings, brief, kunionCheck, repository, runAction } from "./testing.js";
+
+// Each case is a throwaway repository with a base and a head commit, run
+// through the bundled Action as the runner runs it and through `kunion
+// check --base`, which must report the same findings.
+
+const root = join(import.meta.dirname, "..");
+const crd = readFileSync(join(root, "examples/crds/backups.kunion.dev.yaml"), "utf8");
+const lineOf = (text: string, needle: string) => text.split("\n").findIndex((l) => l.includes(needle)) + 1;
+const annotations = (stdout: string) => stdout.split("\n").filter((l) => /^::(error|warning|notice)/.test(l));
+
+async function bothFaces(base: Record<string, string>, head: Record<string, string>, inputs = {}) {
+  const repo = repository(base, head);
+  const action = await runAction(repo, inputs);
+  const cli = kunionCheck(repo.ws, "--base", repo.baseSha);
+  expect(brief(actionFindings(action.outputs))).toEqual(brief(cli.findings));
+  return { repo, action, cli };
+}
+
+describe("findings on the lines a pull request changed", () => {
+  it("puts a tightened bound on its keyword's line, not on the property", async () => {
+    const head = crd.replace(
+      "                retention:\n                  type: integer",
+      "                retention:\n                  type: integer\n                  minimum: 1",
+    );
+    const { action, cli } = await bothFaces({ "crds/backups.yaml": crd }, { "crds/backups.yaml": head });
+    const line = lineOf(head, "minimum: 1");
+    expect(cli.findings.find((f) => f.rule === "bounds-tightened")?.line).toBe(line);
+    expect(action.stdout).toMatch(
+      new RegExp(
+        `^::error title=kunion bounds-tightened,file=crds/backups.yaml,line=${line},col=\\d+::v1 spec.retention: minimum added: 1`,
+        "m",
+      ),
+    );
+  });
+
+  it("puts a removed field on the hunk that removed it, with its old line", async () => {
+    const start = crd.indexOf("                schedule:");
+    const end = crd.indexOf("                retention:");
+    const head = crd.slice(0, start) + crd.slice(end);
+    const { action, cli } = await bothFaces({ "crds/backups.yaml": crd }, { "crds/backups.yaml": head });
+    const removed = cli.findings.find((f) => f.rule === "field-removed");
+    // The lines after the removal moved up: the hunk sits after the line before it.
+    expect(removed).toMatchObject({
+      line: lineOf(crd, "                schedule:") - 1,
+      oldLine: lineOf(crd, "                schedule:"),
+    });
+    expect(action.stdout).toMatch(
+      new RegExp(`^::error title=kunion field-removed,file=crds/backups.yaml,line=${removed?.line},`, "m"),
+    );
+  });
+
+  it("annotates the author's own mistakes first; what the diff does not show goes to the summary", async () => {
+    // Fifteen broken objects the pull request did not touch, then one it adds.
+    const old = Array.from({ length: 15 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: Bad_${i}}\n`);
+    const base = { "deploy/cms.yaml": old.join("---\n") };
+    const added = readFileSync(join(root, "examples/deployment/recreate.yaml"), "utf8");
+    const head = { "deploy/cms.yaml": [...old, added].join("---\n") };
+    const { action, cli } = await bothFaces(base, head);
+    expect(cli.findings.filter((f) => f.severity === "error")).toHaveLength(16);
+    const shown = annotations(action.stdout).filter((l) => l.includes("title=kunion"));
+    // The new object's error, then the one broken object the diff shows beside it (GitHub shows three lines around a hunk).
+    expect(shown).toHaveLength(2);
+    expect(shown[0]).toMatch(/^::error title=kunion union,file=deploy\/cms.yaml,line=7\d,.*rollingUpdate/);
+    expect(shown[1]).toMatch(/^::error title=kunion schema,file=deploy\/cms.yaml,line=59,.*Bad_14/);
+    expect(action.stdout).toContain("::notice::14 more finding(s) are listed in the job summary.");
+    expect(action.summary).toContain("Bad_3");
+
+    // Asked to, the Action annotates them too, within the ten error annotations a step shows.
+    const all = await runAction(repository(base, head), { "annotate-outside-diff": "true" });
+    const errors = annotations(all.stdout).filter((l) => l.startsWith("::error title=kunion"));
+    expect(errors).toHaveLength(9);
+    expect(errors[0]).toContain("rollingUpdate");
+    expect(all.stdout).toContain("::notice::7 more finding(s) are listed in the job summary.");
+  });
+
+  it("groups objects of unknown kinds into one notice, and keeps every kind of annotation within its ten", async () => {
+    const head: Record<string, string> = {};
+    for (let i = 0; i < 14; i++) head[`data/d${i}.yaml`] = `apiVersion: example.com/v1\nkind: Thing${i}\nvalue: ${i}\n`;
+    for (let i = 0; i < 12; i++) {
+      head[`deploy/w${i}.yaml`] = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: w${i}}\ndata: {a: 1}\n`;
+    }
+    const { action, cli } = await bothFaces({}, head, { "fail-on": "never" });
+    expect(cli.findings.filter((f) => f.rule === "schema-missing")).toHaveLength(14);
+    const notices = annotations(action.stdout).filter((l) => l.startsWith("::notice"));
+    expect(notices.filter((l) => l.includes("schema-missing"))).toHaveLength(1);
+    expect(notices.find((l) => l.includes("schema-missing"))).toContain("14 object(s) in 14 file(s)");
+    expect(notices.length).toBeLessThanOrEqual(10);
+    expect(annotations(action.stdout).filter((l) => l.startsWith("::error title="))).toHaveLength(10);
+    expect(notices.at(-1)).toMatch(/^::notice::\d+ more finding\(s\)/);
+  });
+});

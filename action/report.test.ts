@@ -1,0 +1,54 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Finding, Severity } from "../src/index.js";
+import { limits, pickAnnotations } from "./report.js";
+
+const finding = (severity: Severity, line: number, rule = "schema"): Finding => ({
+  type: "FieldValueInvalid",
+  rule,
+  severity,
+  field: "x",
+  path: [],
+  detail: "",
+  message: `m${line}`,
+  file: "a.yaml",
+  line,
+});
+
+describe("which findings become annotations", () => {
+  it("never passes a severity's ten (with what the step emits and the 'N more' notice), nor fifty in all", () => {
+    const severity = fc.constantFrom<Severity>("error", "warning", "notice");
+    const arbitrary = fc.array(fc.record({ severity, line: fc.integer({ min: 1, max: 200 }), missing: fc.boolean() }), {
+      maxLength: 80,
+    });
+    const used = fc.record({ error: fc.integer({ min: 0, max: 1 }), notice: fc.integer({ min: 0, max: 3 }) });
+    fc.assert(
+      fc.property(arbitrary, used, (rows, used) => {
+        const findings = rows.map((r) =>
+          finding(r.missing ? "notice" : r.severity, r.line, r.missing ? "schema-missing" : "schema"),
+        );
+        const { shown, more } = pickAnnotations(findings, { used });
+        const count = (s: Severity) => shown.filter((f) => f.severity === s).length;
+        expect(count("error") + used.error).toBeLessThanOrEqual(limits.error);
+        expect(count("warning")).toBeLessThanOrEqual(limits.warning);
+        // The "N more" notice is a notice too.
+        expect(count("notice") + used.notice + (more > 0 ? 1 : 0)).toBeLessThanOrEqual(limits.notice);
+        expect(shown.length + used.error + used.notice + (more > 0 ? 1 : 0)).toBeLessThanOrEqual(limits.total);
+        expect(shown.filter((f) => f.rule === "schema-missing").length).toBeLessThanOrEqual(1);
+        // Every finding is shown, grouped, or counted in "N more".
+        const grouped = findings.filter((f) => f.rule === "schema-missing").length;
+        const groupShown = shown.some((f) => f.rule === "schema-missing") ? grouped - 1 : 0;
+        expect(shown.length + groupShown + more).toBe(findings.length);
+      }),
+    );
+  });
+
+  it("shows findings on changed lines before the others, errors first in each part", () => {
+    const lines = new Map([["a.yaml", [{ oldStart: 50, oldCount: 0, newStart: 51, newCount: 2 }]]]);
+    const findings = [finding("error", 48), finding("notice", 52), finding("error", 2), finding("warning", 51)];
+    const { shown, more } = pickAnnotations(findings, { lines });
+    expect(shown.map((f) => f.line)).toEqual([51, 52, 48]);
+    expect(more).toBe(1);
+    expect(pickAnnotations(findings, { lines, outsideDiff: true }).shown.map((f) => f.line)).toEqual([51, 52, 2, 48]);
+  });
+});

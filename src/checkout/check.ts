@@ -1,0 +1,61 @@
+/**
+ * The check of a checkout's change, one for `kunion check` and the Action:
+ * the repository's CRDs and Go types read, the core's checkChanges run on
+ * the changed files, the configured severities applied, and each removal's
+ * finding placed on the hunk that removed it. Both faces print what this
+ * returns, so they give the same findings for the same change.
+ */
+import {
+  applySeverities,
+  type ChangedFile,
+  checkChanges,
+  type Finding,
+  type KubernetesRelease,
+  type KunionConfig,
+} from "../index.js";
+import { readGlobbed, repositoryCrds } from "./changes.js";
+import { type ChangedLines, changedLines, placeRemovals } from "./lines.js";
+
+export interface CheckoutChange {
+  /** The changed files, each with its text at the base. */
+  changed: readonly ChangedFile[];
+  /** Files that could not be read, as findings. */
+  problems: readonly Finding[];
+  config: KunionConfig;
+  /** CRD globs given beside the configuration (the Action's `crds`); default the configuration's. */
+  crds?: readonly string[];
+  /** Undefined: the configuration's, else strict. */
+  strict?: boolean;
+  kubernetesVersion?: KubernetesRelease;
+}
+
+export interface CheckoutResult {
+  findings: Finding[];
+  /** The changed lines of each changed file. */
+  lines: ChangedLines;
+}
+
+export function checkCheckout(root: string, change: CheckoutChange): CheckoutResult {
+  const { changed, config } = change;
+  const lines = new Map(changedLines(changed));
+  // A changed file that could not be read is changed as a whole.
+  for (const p of change.problems) if (p.file !== undefined && !lines.has(p.file)) lines.set(p.file, "all");
+  if (changed.length === 0) return { findings: applySeverities([...change.problems], config.rules), lines };
+  const crdGlobs = change.crds !== undefined && change.crds.length > 0 ? change.crds : (config.crds ?? []);
+  const crds = repositoryCrds(root, crdGlobs, new Set(changed.map((c) => c.path)));
+  const goTypes = readGlobbed(root, config.goTypes ?? []);
+  const strict = change.strict ?? config.strict ?? true;
+  const found = [
+    ...change.problems,
+    ...crds.problems,
+    ...goTypes.problems,
+    ...checkChanges(changed, {
+      severities: config.rules,
+      crds: crds.files,
+      goTypes: goTypes.files,
+      unknownFields: strict ? "error" : "warning",
+      kubernetesVersion: change.kubernetesVersion,
+    }),
+  ];
+  return { findings: placeRemovals(applySeverities(found, config.rules), lines), lines };
+}
