@@ -1,4 +1,5 @@
 import { defaultRelease, type KubernetesRelease, minorOf, nameRuleFor, removedApi } from "../builtins/index.js";
+import { validateHandWritten } from "../builtins/validation/index.js";
 import { type Finding, finding, required } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import { propertyOf, type SchemaNode } from "../schema/index.js";
@@ -210,7 +211,7 @@ export function validateObject(
       const schema = own.filter(
         (f) => !(f.type === "FieldValueNotSupported" && isWordedDiscriminator(target.unions, f.path)),
       );
-      return [...notes, ...schema, ...unions];
+      return [...notes, ...schema, ...validateHandWritten(apiVersion, kind, object), ...unions];
     }
     case "smd":
       return validateUnions({ object, oldObject, schema: target.unions }, { ratcheting });
