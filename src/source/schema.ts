@@ -12,16 +12,33 @@ import type { DocumentOptions, ParseOptions, SchemaOptions } from "yaml";
 const goFloat = /^[-+]?(?:\.[0-9][0-9_]*|[0-9][0-9_]*\.[0-9_]*)$/;
 const goFloatExp = /^[-+]?(?:\.[0-9][0-9_]*|[0-9][0-9_]*(?:\.[0-9_]*)?)[eE][-+]?[0-9]+$/;
 
+// go-yaml v2 reads an integer with Go's strconv.ParseInt(s, 0, 64) once every `_` is dropped: it
+// takes prefixes in either case (0X1F, 0B101) and YAML 1.2's 0o17, which YAML 1.1 has not.
+const goHex = /^[-+]?0[xX][0-9a-fA-F_]+$/;
+const goBin = /^[-+]?0[bB][01_]+$/;
+const goOctal = {
+  default: true,
+  tag: "tag:yaml.org,2002:int",
+  test: /^[-+]?0[oO][0-7_]+$/,
+  resolve: (text: string) => {
+    const n = Number.parseInt(text.replace(/^[-+]?0[oO]/, "").replaceAll("_", ""), 8);
+    return text.startsWith("-") ? -n : n;
+  },
+};
+
 function asGoYaml<T>(tags: T[]): T[] {
   const facts = (t: T) =>
     typeof t === "object" && t !== null ? (t as { tag?: string; format?: string; test?: unknown }) : {};
-  return tags
+  const read = tags
     .filter((t) => facts(t).format !== "TIME" && facts(t).tag !== "tag:yaml.org,2002:timestamp")
     .map((t) => {
       const { tag, format, test } = facts(t);
+      if (tag === "tag:yaml.org,2002:int" && (format === "HEX" || format === "BIN"))
+        return { ...t, test: format === "HEX" ? goHex : goBin };
       if (tag !== "tag:yaml.org,2002:float" || !(test instanceof RegExp) || test.source.includes("inf")) return t;
       return { ...t, test: format === "EXP" ? goFloatExp : goFloat };
     });
+  return [...read, goOctal as T];
 }
 
 export const goYaml: DocumentOptions & ParseOptions & SchemaOptions = {

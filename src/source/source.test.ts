@@ -43,6 +43,28 @@ describe("parseSource", () => {
     });
   });
 
+  it("reads integers as go-yaml v2 does, through Go's strconv.ParseInt(s, 0, 64) (resolve.go)", () => {
+    const text = "a: 0o17\nb: 0X1F\nc: 0B101\nd: -0o1_7\ne: '0o17'\nf: +0x1f\ng: 0o\nh: 0o8\n";
+    const [doc] = parseSource(text, "f.yaml").documents;
+    expect(doc?.value).toEqual({ a: 15, b: 31, c: 5, d: -15, e: "0o17", f: 31, g: "0o", h: "0o8" });
+  });
+
+  it("refuses nesting past the limit in the same words and place however deep the caller's stack is", () => {
+    const answers = new Set<string>();
+    const read = (depth: number): void => {
+      if (depth > 0) return read(depth - 1);
+      for (const text of ["[".repeat(128_000), `a: ${"{".repeat(20_000)}`, "- ".repeat(3_000)]) {
+        answers.add(JSON.stringify(parseSource(text, "deep.yaml").findings.map((f) => [f.line, f.column, f.message])));
+      }
+    };
+    for (const depth of [0, 500, 2_000]) read(depth);
+    expect([...answers]).toEqual([
+      JSON.stringify([[1, 514, "Invalid document: document nests too deeply to be read"]]),
+      JSON.stringify([[1, 516, "Invalid document: document nests too deeply to be read"]]),
+      JSON.stringify([[1, 1027, "Invalid document: document nests too deeply to be read"]]),
+    ]);
+  });
+
   it("reports syntax errors with their line", () => {
     const { documents, findings } = parseSource("ok: 1\n---\na: [1, 2\nb: : :\n", "bad.yaml");
     expect(documents).toHaveLength(1);
