@@ -52,7 +52,10 @@ describe("parseSource", () => {
   it("refuses nesting past the limit in the same words and place however deep the caller's stack is", () => {
     const answers = new Set<string>();
     const read = (depth: number): void => {
-      if (depth > 0) return read(depth - 1);
+      if (depth > 0) {
+        read(depth - 1);
+        return;
+      }
       for (const text of ["[".repeat(128_000), `a: ${"{".repeat(20_000)}`, "- ".repeat(3_000)]) {
         answers.add(JSON.stringify(parseSource(text, "deep.yaml").findings.map((f) => [f.line, f.column, f.message])));
       }
