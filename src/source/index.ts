@@ -4,6 +4,8 @@
  * each document's syntax tree so a field path can be turned into a line and
  * column when — and only when — a finding needs one, and turns every problem
  * with the text (syntax, alias bombs, size, depth) into a finding with a line.
+ * And back: documents edited in their syntax trees (render.ts), values printed
+ * as YAML that reads back the same (print.ts).
  * Imports value, path, findings and the `yaml` and `js-yaml` packages.
  */
 import { CORE_SCHEMA, load as loadYaml } from "js-yaml";
