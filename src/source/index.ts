@@ -282,15 +282,17 @@ function render(
   onLost: ((why: string) => void) | undefined,
 ): string {
   if (edits.length === 0) return original;
+  // Printed with the document's line breaks: a quoted carriage return is escaped, so none is in the text.
+  const lineBreaks = (text: string) => (original.includes("\r\n") ? text.replaceAll("\n", "\r\n") : text);
   const edited = applyEdits(value, edits);
   let lost = "only a lenient reading could read it: its syntax tree is not the document";
   if (doc) {
     const inPlace = editInPlace(doc, original, edits);
-    if ("text" in inPlace && readsBackAs(inPlace.text, edited)) return inPlace.text;
+    if ("text" in inPlace && readsBackAs(inPlace.text, edited)) return lineBreaks(inPlace.text);
     lost = "text" in inPlace ? "the text edited in place did not read back as the edited object" : inPlace.lost;
   }
   onLost?.(lost);
-  return printYaml(edited);
+  return lineBreaks(printYaml(edited));
 }
 
 function readsBackAs(text: string, value: JsonValue): boolean {

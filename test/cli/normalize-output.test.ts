@@ -62,6 +62,13 @@ describe("kunion normalize -o yaml", () => {
     expect(stderr).toMatch(/in\.yaml:\d+:\d+: cleared spec\.strategy\.rollingUpdate/);
   });
 
+  it("keeps a document's CRLF line breaks when it edits it", () => {
+    const text = recreate("a").replaceAll("\n", "\r\n");
+    const { stdout } = kunion("normalize", "--old", live("a"), tempFile("crlf.yaml", `${text}---\r\n${text}`));
+    const edited = text.replace("    rollingUpdate: {maxSurge: 1}\r\n", "");
+    expect(stdout).toBe(`${edited}---\r\n${edited}`);
+  });
+
   it("edits the items of a List in place, and keeps the List", () => {
     const item = (n: string) =>
       `- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: ${n}}\n  spec:\n    strategy:\n      type: Recreate # why\n      rollingUpdate: {maxSurge: 1}\n`;
