@@ -81,8 +81,10 @@ function typeOf(type, format, isQuantity) {
       if (isQuantity) return "q";
       return format === "byte" ? "s/byte" : format === "date-time" ? "s/date-time" : "s";
     case "Date":
-    case "V1MicroTime":
       return "s/date-time";
+    case "V1MicroTime":
+      // client-node's own format name: MicroTime decodes with apimachinery's RFC3339Micro layout.
+      return "s/date-time-micro";
     case "number":
       if (format === "int32" || format === "int64") return `i/${format}`;
       return format === "double" ? "n/double" : "n";

@@ -7,6 +7,7 @@
  * Imports schema, path, findings, names and value.
  */
 
+export { builtinDecoders } from "./decoders.js";
 export { nameRuleFor } from "./names.js";
 export { groupVersionOf, type OpenAPIDocument, tableFromOpenAPI } from "./openapi.js";
 export { type BuiltinKind, builtinKinds, builtinSchemaFor } from "./registry.js";

@@ -76,6 +76,8 @@ class Reader {
     if (!isObject(schema) || depth > 64) return "*";
     const ref = refOf(schema);
     if (ref !== undefined) {
+      // Both are `date-time` in the document; MicroTime decodes with its own layout (builtins/decoders.ts).
+      if (ref === "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime") return "s/date-time-micro";
       const target = getKey(this.schemas, ref);
       if (!isObject(target)) return "*";
       return this.isStruct(target) ? `#${ref}` : this.type(target, depth + 1);

@@ -55,6 +55,7 @@ describe("Kubernetes' own kinds are closed objects", () => {
     const spec = {
       strategy: { rollingUpdate: { maxSurge: "25%", maxUnavailable: 1 } },
       template: {
+        metadata: { labels: { app: "web" } },
         spec: { containers: [{ name: "web", image: "nginx", resources: { limits: { cpu: 0.5, memory: "1Gi" } } }] },
       },
     };

@@ -6,7 +6,8 @@
  * turned into a structural schema, the form `validate/` compiles for custom
  * resources, only when an object of that kind is validated.
  *
- * Types: `s` string (`s/byte`, `s/date-time` with a format), `i/int32`,
+ * Types: `s` string (`s/byte`, `s/date-time`, `s/date-time-micro` with a
+ * format), `i/int32`,
  * `i/int64`, `n`, `n/double`, `b`, `x` int-or-string, `q` Quantity, `*` any
  * value, `[T]` a list (`[T]~map:k1,k2`, `~set`, `~atomic` with its list type),
  * `{T}` a map, `#Name` a definition.

@@ -5,10 +5,12 @@
  * use and validated by `validate/` — closed objects with kubectl's
  * `unknown field "spec.replica"`, int-or-string, formats, map keys in
  * brackets, list-map keys where the table has them, the same messages and
- * severities as for custom resources.
+ * severities as for custom resources. Formats are decoded as the kind's Go
+ * types decode them (`builtins/decoders.ts`).
  */
 import {
   type BuiltinTable,
+  builtinDecoders,
   defaultRelease,
   type KubernetesRelease,
   kindSchema,
@@ -40,7 +42,7 @@ export function schemasOfTable(table: BuiltinTable, source: string): BuiltinSche
       const key = `${apiVersion}/${kind}`;
       if (cache.has(key)) return cache.get(key);
       const schema = kindSchema(table, apiVersion, kind);
-      const compiled = schema && compileSchemaGraph(schema).compiled;
+      const compiled = schema && compileSchemaGraph(schema, { decoders: builtinDecoders }).compiled;
       cache.set(key, compiled);
       return compiled;
     },

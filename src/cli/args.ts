@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 // The CLI chooses among every release: register their schema tables (the Worker carries the default's alone).
 import "../builtins/all-releases.js";
-import { defaultRelease, kubernetesReleases } from "../builtins/index.js";
+import { defaultRelease, kubernetesReleases } from "../index.js";
 
 /** A usage error: printed with the usage text, exit code 2. */
 export class UsageError extends Error {}

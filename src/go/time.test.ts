@@ -2,7 +2,16 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { GoError, type Instant, isDate, isDateTime, parseDateTime, parseFullDate, parseRFC3339 } from "./index.js";
+import {
+  GoError,
+  type Instant,
+  isDate,
+  isDateTime,
+  parseDateTime,
+  parseFullDate,
+  parseRFC3339,
+  parseRFC3339Micro,
+} from "./index.js";
 
 interface Parsed {
   in: string;
@@ -95,5 +104,24 @@ describe("strfmt date-time and date (kube-openapi pkg/validation/strfmt)", () =>
         },
       ),
     );
+  });
+});
+
+// apimachinery staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/micro_time.go: MicroTime.UnmarshalJSON
+// parses with time.Parse(RFC3339Micro), whose `.000000` takes exactly six digits.
+describe("time.Parse(metav1.RFC3339Micro)", () => {
+  it.each([
+    ["2024-01-02T03:04:05.123456Z", { seconds: 1704164645n, nanos: 123456000 }],
+    ["2024-01-02T03:04:05.000000+01:00", { seconds: 1704161045n, nanos: 0 }],
+  ])("%s", (value, want) => {
+    expect(parseRFC3339Micro(value)).toEqual(want);
+  });
+  it.each([
+    ["2024-01-02T03:04:05Z", 'cannot parse "Z" as ".000000"'],
+    ["2024-01-02T03:04:05.123Z", 'cannot parse ".123Z" as ".000000"'],
+    ["2024-01-02T03:04:05.123456789Z", 'cannot parse "789Z" as "Z07:00"'],
+    ["2024-02-30T03:04:05.000000Z", "day out of range"],
+  ])("%s is refused: %s", (value, contains) => {
+    expect(message(parseRFC3339Micro(value))).toContain(contains);
   });
 });

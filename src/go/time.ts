@@ -4,6 +4,9 @@
  *   (every date-time field of a built-in kind) decodes with: `T` and `Z` in
  *   upper case, days checked against the month and leap years, no second 60,
  *   a fraction of any length, an offset `±hh:mm` (Go allows up to 24:60).
+ * - `parseRFC3339Micro` is `time.Parse` with apimachinery's RFC3339Micro
+ *   layout, what metav1.MicroTime decodes with: six fraction digits, no more
+ *   and no fewer.
  * - `parseFullDate` is `time.Parse("2006-01-02", s)` (strfmt `date`).
  * - `isDateTime` is kube-openapi's `strfmt.IsDateTime` (the `date-time`
  *   format of CRD schemas): lower-cased, split at `t`, a full date, then
@@ -52,9 +55,11 @@ const ZONE: Chunk = { k: "zone", text: "Z07:00" };
 export const RFC3339: Layout = { text: "2006-01-02T15:04:05Z07:00", chunks: [...DATE, ...CLOCK, ZONE] };
 const FULL_DATE: Layout = { text: "2006-01-02", chunks: DATE };
 const frac0 = (digits: number): Chunk => ({ k: "frac0", text: `.${"0".repeat(digits)}`, digits });
+/** apimachinery's RFC3339Micro (metav1.MicroTime): exactly six fraction digits. */
+const RFC3339_MICRO: Layout = { text: "2006-01-02T15:04:05.000000Z07:00", chunks: [...DATE, ...CLOCK, frac0(6), ZONE] };
 // strfmt's dateTimeFormats, in its order.
 const STRFMT_LAYOUTS: Layout[] = [
-  { text: "2006-01-02T15:04:05.000000Z07:00", chunks: [...DATE, ...CLOCK, frac0(6), ZONE] },
+  RFC3339_MICRO,
   { text: "2006-01-02T15:04:05.000Z07:00", chunks: [...DATE, ...CLOCK, frac0(3), ZONE] },
   RFC3339,
   {
@@ -236,6 +241,11 @@ function parseLayout(layout: Layout, input: string): Instant | GoError {
 /** `time.Parse(time.RFC3339, s)`: how metav1.Time decodes a built-in kind's date-time. */
 export function parseRFC3339(s: string): Instant | GoError {
   return parseLayout(RFC3339, s);
+}
+
+/** `time.Parse(metav1.RFC3339Micro, s)`: how metav1.MicroTime (a Lease's renewTime, an Event's eventTime) decodes. */
+export function parseRFC3339Micro(s: string): Instant | GoError {
+  return parseLayout(RFC3339_MICRO, s);
 }
 
 /** `time.Parse("2006-01-02", s)`: strfmt's `date`. */

@@ -4,7 +4,7 @@ import { type PathSegment, schemaProperty } from "../path/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { canonical, contentKey } from "./canonical.js";
 import { keywords } from "./keywords/index.js";
-import { type Check, type CompileContext, emptyNode, type Node, schemaFinding } from "./types.js";
+import { type Check, type CompileContext, emptyNode, type FormatDecoders, type Node, schemaFinding } from "./types.js";
 
 /** Opaque handle on a compiled schema; share it freely, it is never mutated. */
 export interface CompiledSchema {
@@ -16,6 +16,8 @@ export interface Compiled extends CompiledSchema {
   readonly findings: readonly Finding[];
   /** Whether any node has x-kubernetes-validations (the API server then runs its CEL validator). */
   readonly hasCel: boolean;
+  /** A built-in kind's format decoders, which also decode its metadata's timestamps. */
+  readonly decoders?: FormatDecoders;
 }
 
 /** Schema nesting the compiler follows; deeper parts become a finding. */
@@ -61,13 +63,24 @@ export function compileSchema(schema: JsonValue): { compiled: CompiledSchema; fi
  * Compiles a schema built in code (Kubernetes' own kinds, `builtins/`) as it
  * is: its definitions are shared objects, even cyclic ones, which the
  * compiler follows by identity; no content key, so no walk over the
- * expanded tree. The caller keeps the result.
+ * expanded tree. The caller keeps the result. `decoders` check a format
+ * as the API server's Go types decode it (metav1.Time's time.Parse) rather
+ * than with the strfmt rule a CRD's `format` gets.
  */
-export function compileSchemaGraph(schema: JsonObject): { compiled: CompiledSchema; findings: Finding[] } {
+export function compileSchemaGraph(
+  schema: JsonObject,
+  options: { decoders?: FormatDecoders } = {},
+): { compiled: CompiledSchema; findings: Finding[] } {
   const findings: Finding[] = [];
-  const compiler = new Compiler(findings);
+  const compiler = new Compiler(findings, options.decoders);
   const root = compiler.node(schema, [], "structural", 0);
-  const compiled: Compiled = { kind: "CompiledSchema", root, findings, hasCel: compiler.hasCel };
+  const compiled: Compiled = {
+    kind: "CompiledSchema",
+    root,
+    findings,
+    hasCel: compiler.hasCel,
+    decoders: options.decoders,
+  };
   return { compiled, findings: [...findings] };
 }
 
@@ -78,7 +91,10 @@ class Compiler {
   private readonly seen = { structural: new Map<object, Node>(), value: new Map<object, Node>() };
   hasCel = false;
 
-  constructor(private readonly findings: Finding[]) {}
+  constructor(
+    private readonly findings: Finding[],
+    private readonly decoders?: FormatDecoders,
+  ) {}
 
   node(raw: JsonValue, path: readonly PathSegment[], mode: Mode, depth: number): Node {
     const node = emptyNode();
@@ -101,6 +117,7 @@ class Compiler {
     const ctx: CompileContext = {
       path,
       findings: this.findings,
+      decoders: this.decoders,
       branch: (b, at) => this.node(b, at, "value", depth + 1),
     };
     for (const k of keywords) {

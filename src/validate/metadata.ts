@@ -12,7 +12,7 @@ import {
 import { getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { tooLong } from "./keywords/string.js";
 import { invalidType } from "./keywords/type.js";
-import { at, kindOf, type Loc, toPath } from "./types.js";
+import { at, type FormatDecoder, kindOf, type Loc, toPath } from "./types.js";
 
 /**
  * ObjectMeta and TypeMeta of a resource: at the root (apimachinery's
@@ -50,6 +50,12 @@ export interface MetaOptions {
   nameRule?: NameRule;
   /** Severity of unknown ObjectMeta fields, or undefined to ignore them. */
   unknown: Severity | undefined;
+  /**
+   * How creationTimestamp and deletionTimestamp decode: a built-in kind's
+   * metav1.Time. A custom resource's malformed metadata fields are dropped
+   * instead (apiextensions' objectmeta.GetObjectMetaWithOptions).
+   */
+  decodeTime?: FormatDecoder;
 }
 
 export function unknownField(loc: Loc, severity: Severity): Finding {
@@ -83,6 +89,11 @@ export function validateObjectMeta(meta: JsonValue | undefined, loc: Loc, opts: 
     const v = getKey(m, k);
     return typeof v === "string" ? v : "";
   };
+  for (const key of opts.decodeTime ? ["creationTimestamp", "deletionTimestamp"] : []) {
+    const value = getKey(m, key);
+    const error = typeof value === "string" ? opts.decodeTime?.(value) : undefined;
+    if (error !== undefined) out.push(invalid(toPath(at(loc, key)), value, error));
+  }
   const name = str("name");
   const generateName = str("generateName");
   const nameRule = opts.root ? (opts.nameRule ?? nameIsDNSSubdomain) : isValidPathSegmentName;

@@ -103,10 +103,21 @@ export function emptyNode(): Node {
   };
 }
 
+/**
+ * How one of Kubernetes' own kinds decodes a string of some format (metav1.Time,
+ * `[]byte`): Go's error message, or undefined when the value decodes.
+ */
+export type FormatDecoder = (s: string) => string | undefined;
+
+/** Format name → its decoder, in place of the strfmt check custom resources get. */
+export type FormatDecoders = Readonly<Record<string, FormatDecoder>>;
+
 export interface CompileContext {
   /** Schema path of the node being compiled. */
   readonly path: readonly PathSegment[];
   readonly findings: Finding[];
+  /** A built-in kind's decoders (compileSchemaGraph); custom resources have none. */
+  readonly decoders?: FormatDecoders;
   /** Compiles a value-only sub-schema (a composition branch). */
   branch(raw: JsonValue, path: readonly PathSegment[]): Node;
 }

@@ -6,7 +6,7 @@ import { type Compiled, type CompiledSchema, maxDepth } from "./compile.js";
 import { prepare, ROOT } from "./defaults.js";
 import { mapKey } from "./keywords/list-type.js";
 import { validateObjectMeta, validateTypeMeta } from "./metadata.js";
-import { at, type Loc, type Node, nameOf, openAPIPath, type Run, toPath } from "./types.js";
+import { at, type FormatDecoder, type Loc, type Node, nameOf, openAPIPath, type Run, toPath } from "./types.js";
 
 export interface ValidateOptions {
   /** The previous revision: CEL transition rules (oldSelf) and ratcheting, as the API server does on update. */
@@ -54,6 +54,8 @@ class Walk implements Run {
     readonly main: boolean,
     readonly unknown: Severity | undefined,
     readonly nameRule?: NameRule,
+    /** How the root's metadata timestamps decode (a built-in kind's metav1.Time). */
+    readonly decodeTime?: FormatDecoder,
   ) {}
 
   evaluate(node: Node, value: JsonValue, loc: Loc | undefined) {
@@ -75,7 +77,7 @@ export function validateWithSchema(
   object: JsonValue,
   options: ValidateOptions = {},
 ): { object: JsonValue; findings: Finding[] } {
-  const { root, hasCel } = compiled as Compiled;
+  const { root, hasCel, decoders } = compiled as Compiled;
   const findings: Finding[] = [];
   const mode = options.unknownFields ?? "error";
   const unknown = mode === "ignore" ? undefined : mode;
@@ -85,7 +87,7 @@ export function validateWithSchema(
     options.oldObject === undefined
       ? undefined
       : prepare(root, options.oldObject, { findings: undefined, unknown: undefined }).pruned;
-  const walk = new Walk(true, unknown, options.nameRule);
+  const walk = new Walk(true, unknown, options.nameRule, decoders?.["date-time"]);
   visit(root, pruned, undefined, walk, 0, old, ROOT);
   findings.push(...walk.sink, ...walk.extras);
   if (hasCel) {
@@ -205,7 +207,7 @@ function properties(
   if (!resource) return;
   const meta = getKey(obj, "metadata");
   if (flags & ROOT) {
-    const opts = { root: true, unknown: run.unknown, nameRule: run.nameRule };
+    const opts = { root: true, unknown: run.unknown, nameRule: run.nameRule, decodeTime: run.decodeTime };
     run.extras.push(...validateObjectMeta(meta, at(undefined, "metadata"), opts));
   } else {
     run.extras.push(...validateTypeMeta(obj, loc));
