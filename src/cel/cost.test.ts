@@ -145,6 +145,15 @@ describe("the document work budget", () => {
     expect(said.flat()[0]).toContain("exceeds its work budget of 3000000 cost units");
     expect(work.reported).toBe(true);
   });
+  test("a findAll that rescans the string for each match is stopped by its work, not by its cost", () => {
+    // Cost (cost.go): ⌈20,001 × 0.1⌉ × ⌈5 × 0.25⌉ = 4,002. Work: each of the 20,000 searches runs to the end.
+    const start = performance.now();
+    const out = evaluate("self.s.findAll('a*b|a').size() > 0", { s: "a".repeat(20_000) });
+    expect(performance.now() - start).toBeLessThan(4000);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toContain("the document exceeds its work budget of 20000000 cost units");
+    expect(evaluate("self.s.findAll('a*b|a').size() == 200", { s: "a".repeat(200) })).toEqual([]);
+  });
   test("outside a document, each evaluation has a budget of its own", () => {
     expect(DOCUMENT_WORK_LIMIT).toBeGreaterThanOrEqual(10_000_000);
     expect(evaluate("self.l.all(i, self.s.lowerAscii() != '')", { s: "a", l: [1, 2] })).toEqual([]);

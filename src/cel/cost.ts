@@ -114,6 +114,15 @@ export function withMeter<T>(meter: Meter, fn: () => T): T {
   }
 }
 
+/**
+ * Charges work a library function does beyond what the API server's cost
+ * counts (a regex search that rescans: findAll), to the running evaluation's
+ * work budget; nothing outside an evaluation.
+ */
+export function chargeWork(n: number): void {
+  current?.work.charge(n);
+}
+
 export const TICK = "@kunion_tick";
 
 const FUNC_MARK = Symbol.for("@bufbuild/cel/func");

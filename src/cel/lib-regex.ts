@@ -6,6 +6,7 @@
  */
 import { CelScalar, type CelValue, celFunc, celMethod } from "@bufbuild/cel";
 import { RE2JS } from "@bufbuild/re2";
+import { chargeWork } from "./cost.js";
 import { decls } from "./decls.js";
 import { ArrayValue, asCel, CelRuntimeError } from "./values.js";
 
@@ -84,6 +85,11 @@ function runeBefore(s: string, i: number): number {
 
 /** Leftmost-first match, searching from `from` (UTF-16 offsets): [start, end] or undefined. */
 export function findAt(regex: Regex, s: string, from: number): [number, number] | undefined {
+  return search(regex, s, from).matched;
+}
+
+/** `findAt`, and where the scan stopped. */
+function search(regex: Regex, s: string, from: number): { matched: [number, number] | undefined; stop: number } {
   const prog = regex.prog;
   const n = prog.inst.length;
   const add = (list: Array<[number, number]>, seen: Uint8Array, pc0: number, start: number, ctx: number) => {
@@ -144,7 +150,7 @@ export function findAt(regex: Regex, s: string, from: number): [number, number] 
     cseen = nseen;
     if (clist.length === 0 && matched !== undefined) break;
   }
-  return matched;
+  return { matched, stop: i };
 }
 
 /** Go `FindAllString(s, n)` (n < 0: all). */
@@ -152,9 +158,14 @@ export function findAll(regex: Regex, s: string, limit: number): string[] {
   const out: string[] = [];
   let pos = 0;
   let prevEnd = -1;
+  let scanned = 0;
   while (pos <= s.length && (limit < 0 || out.length < limit)) {
     if (pos === 0 && !regex.re.test(s)) break;
-    const m = findAt(regex, s, pos);
+    const { matched: m, stop } = search(regex, s, pos);
+    // A search scans on while a preferred thread lives, so each match can rescan the rest of the
+    // string (quadratic): what is scanned again, beyond the one pass the cost counts, is work.
+    if (stop > pos && scanned > pos) chargeWork((Math.min(stop, scanned) - pos) * regex.prog.inst.length);
+    scanned = Math.max(scanned, stop);
     if (m === undefined) break;
     const [start, end] = m;
     let accept = true;
