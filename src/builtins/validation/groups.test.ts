@@ -1,0 +1,422 @@
+/**
+ * Services, ConfigMaps and Secrets (pkg/apis/core/validation/validation.go:
+ * ValidateService, validateServicePort, ValidateConfigMap, ValidateSecret),
+ * Ingress and NetworkPolicy (pkg/apis/networking/validation/validation.go:
+ * ValidateIngressSpec, validateIngressRules, validateHTTPIngressPath,
+ * validateIngressBackend, ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer),
+ * HPA (pkg/apis/autoscaling/validation/validation.go:
+ * validateHorizontalPodAutoscalerSpec, validateMetricSpec, validateMetricTarget,
+ * validateScalingRules), PDB (pkg/apis/policy/validation/validation.go
+ * ValidatePodDisruptionBudgetSpec) and RBAC (pkg/apis/rbac/validation/validation.go
+ * ValidatePolicyRule, ValidateClusterRole, ValidateRoleBinding,
+ * ValidateRoleBindingSubject), word for word.
+ */
+import { describe, expect, it } from "vitest";
+import type { JsonObject } from "../../value/index.js";
+import { said } from "./test-helpers.js";
+
+type Case = [string, JsonObject, string[]];
+const run = (apiVersion: string, kind: string, build: (o: JsonObject) => JsonObject, cases: Case[]) =>
+  it.each(cases)("%s", (_, patch, expected) => {
+    expect(said(apiVersion, kind, build(patch))).toEqual([...expected].sort());
+  });
+
+describe("Services (ValidateService)", () => {
+  const service = (spec: JsonObject) => ({ metadata: { name: "web" }, spec: { ports: [{ port: 80 }], ...spec } });
+  run("v1", "Service", service, [
+    ["a valid service", {}, []],
+    ["no ports", { ports: [] }, ["spec.ports: Required value"]],
+    ["a headless service without ports", { ports: [], clusterIP: "None" }, []],
+    [
+      "two ports, one unnamed",
+      { ports: [{ port: 80, name: "http" }, { port: 443 }] },
+      ["spec.ports[1].name: Required value"],
+    ],
+    [
+      "two ports of the same name and number",
+      {
+        ports: [
+          { port: 80, name: "http" },
+          { port: 80, name: "http" },
+        ],
+      },
+      ['spec.ports[1].name: Duplicate value: "http"', 'spec.ports[1]: Duplicate value: {"protocol":"TCP","port":80}'],
+    ],
+    [
+      "a port out of range, which the target port defaults to",
+      { ports: [{ port: 70000 }] },
+      [
+        "spec.ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive",
+        "spec.ports[0].targetPort: Invalid value: 70000: must be between 1 and 65535, inclusive",
+      ],
+    ],
+    [
+      "a target port name that is no port name",
+      { ports: [{ port: 80, targetPort: "web_port" }] },
+      [
+        'spec.ports[0].targetPort: Invalid value: "web_port": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)',
+      ],
+    ],
+    [
+      "a nodePort on a ClusterIP service",
+      { ports: [{ port: 80, nodePort: 30080 }] },
+      ["spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'"],
+    ],
+    [
+      "a NodePort service with the same node port twice",
+      {
+        type: "NodePort",
+        ports: [
+          { port: 80, name: "a", nodePort: 30080 },
+          { port: 81, name: "b", nodePort: 30080 },
+        ],
+      },
+      ["spec.ports[1].nodePort: Duplicate value: 30080"],
+    ],
+    [
+      "a headless LoadBalancer",
+      { type: "LoadBalancer", clusterIP: "None" },
+      ["spec.clusterIPs[0]: Invalid value: \"None\": may not be set to 'None' for LoadBalancer services"],
+    ],
+    [
+      "an ExternalName service without a name and with a cluster IP",
+      { type: "ExternalName", clusterIP: "10.0.0.1", ports: [] },
+      ["spec.clusterIPs: Forbidden: may not be set for ExternalName services", "spec.externalName: Required value"],
+    ],
+    [
+      "source ranges on a ClusterIP service",
+      { loadBalancerSourceRanges: ["10.0.0.0/8"] },
+      ["spec.LoadBalancerSourceRanges: Forbidden: may only be used when `type` is 'LoadBalancer'"],
+    ],
+    [
+      "externalTrafficPolicy on a ClusterIP service",
+      { externalTrafficPolicy: "Local" },
+      ['spec.externalTrafficPolicy: Invalid value: "Local": may only be set for externally-accessible services'],
+    ],
+  ]);
+});
+
+const configKeyError =
+  "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+
+describe("ConfigMaps and Secrets (ValidateConfigMap, ValidateSecret)", () => {
+  const big = "x".repeat(1024 * 1024);
+  run("v1", "ConfigMap", (o) => ({ metadata: { name: "c" }, ...o }), [
+    ["valid keys", { data: { "game.properties": "x", UI_FILE: "y", "a-b": "z" } }, []],
+    [
+      "a key with a slash",
+      { data: { "conf/app.yaml": "x" } },
+      [`data[conf/app.yaml]: Invalid value: "conf/app.yaml": ${configKeyError}`],
+    ],
+    ["the key ..", { data: { "..": "x" } }, ["data[..]: Invalid value: \"..\": must not be '..'"]],
+    [
+      "a key in data and binaryData",
+      { data: { a: "x" }, binaryData: { a: "eA==" } },
+      ['data[a]: Invalid value: "a": duplicate of key present in binaryData'],
+    ],
+    ["exactly 1 MiB", { data: { a: big } }, []],
+    ["over 1 MiB in all", { data: { a: big, b: "1" } }, ["Too long: may not be more than 1048576 bytes"]],
+  ]);
+  run("v1", "Secret", (o) => ({ metadata: { name: "s" }, ...o }), [
+    ["an opaque secret", { stringData: { password: "x" } }, []],
+    [
+      "a bad key in stringData, reported under data",
+      { stringData: { "a b": "x" } },
+      [`data[a b]: Invalid value: "a b": ${configKeyError}`],
+    ],
+    [
+      "a TLS secret without its key",
+      { type: "kubernetes.io/tls", data: { "tls.crt": "eA==" } },
+      ["data[tls.key]: Required value"],
+    ],
+    [
+      "a basic-auth secret with neither username nor password",
+      { type: "kubernetes.io/basic-auth", data: {} },
+      ["data[password]: Required value", "data[username]: Required value"],
+    ],
+    [
+      "a dockerconfigjson secret without its file",
+      { type: "kubernetes.io/dockerconfigjson", data: {} },
+      ["data[.dockerconfigjson]: Required value"],
+    ],
+    [
+      "a service account token secret without its account",
+      { type: "kubernetes.io/service-account-token" },
+      ["metadata.annotations[kubernetes.io/service-account.name]: Required value"],
+    ],
+    [
+      "over 1 MiB of decoded data",
+      { stringData: { a: big, b: "1" } },
+      ["data: Too long: may not be more than 1048576 bytes"],
+    ],
+  ]);
+});
+
+describe("Ingress (validateIngressRules, validateHTTPIngressPath, validateIngressBackend)", () => {
+  const backend = { service: { name: "web", port: { number: 80 } } };
+  const ingress = (spec: JsonObject) => ({ metadata: { name: "i" }, spec });
+  const rule = (path: JsonObject, host?: string) => ({
+    rules: [{ ...(host ? { host } : {}), http: { paths: [{ path: "/", pathType: "Prefix", backend, ...path }] } }],
+  });
+  run("networking.k8s.io/v1", "Ingress", ingress, [
+    ["a valid ingress", rule({}), []],
+    [
+      "neither rules nor a default backend",
+      {},
+      ["spec: Invalid value: null: either `defaultBackend` or `rules` must be specified"],
+    ],
+    [
+      "a relative Prefix path",
+      rule({ path: "api" }),
+      ['spec.rules[0].http.paths[0].path: Invalid value: "api": must be an absolute path'],
+    ],
+    [
+      "an Exact path with a double slash and a dot suffix",
+      rule({ path: "/a//b/.", pathType: "Exact" }),
+      [
+        "spec.rules[0].http.paths[0].path: Invalid value: \"/a//b/.\": must not contain '//'",
+        "spec.rules[0].http.paths[0].path: Invalid value: \"/a//b/.\": cannot end with '/.'",
+      ],
+    ],
+    [
+      "an ImplementationSpecific path may be anything absolute",
+      rule({ path: "/a//b", pathType: "ImplementationSpecific" }),
+      [],
+    ],
+    [
+      "a backend with both a port name and number",
+      rule({ backend: { service: { name: "web", port: { number: 80, name: "http" } } } }),
+      ['spec.rules[0].http.paths[0].backend: Invalid value: "": cannot set both port name & port number'],
+    ],
+    [
+      "a backend without a port",
+      rule({ backend: { service: { name: "web" } } }),
+      ["spec.rules[0].http.paths[0].backend: Required value: port name or number is required"],
+    ],
+    [
+      "a backend service name that is no DNS-1035 label",
+      rule({ backend: { service: { name: "1web", port: { number: 80 } } } }),
+      [
+        "spec.rules[0].http.paths[0].backend.service.name: Invalid value: \"1web\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+      ],
+    ],
+    [
+      "an IP address as host",
+      rule({}, "10.0.0.1"),
+      ['spec.rules[0].host: Invalid value: "10.0.0.1": must be a DNS name, not an IP address'],
+    ],
+    [
+      "a wildcard in the middle of a host",
+      rule({}, "foo.*.com"),
+      [
+        "spec.rules[0].host: Invalid value: \"foo.*.com\": a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for validation is '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+      ],
+    ],
+    ["an empty path list", { rules: [{ http: { paths: [] } }] }, ["spec.rules[0].http.paths: Required value"]],
+  ]);
+});
+
+describe("NetworkPolicy (ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer)", () => {
+  const policy = (ingress: JsonObject) => ({ metadata: { name: "n" }, spec: { podSelector: {}, ingress: [ingress] } });
+  run("networking.k8s.io/v1", "NetworkPolicy", policy, [
+    ["a valid port range", { ports: [{ port: 32000, endPort: 32768 }] }, []],
+    [
+      "an end port before the port",
+      { ports: [{ port: 8080, endPort: 80 }] },
+      ["spec.ingress[0].ports[0].endPort: Invalid value: 8080: must be greater than or equal to `port`"],
+    ],
+    [
+      "an end port after a named port",
+      { ports: [{ port: "http", endPort: 90 }] },
+      ["spec.ingress[0].ports[0].endPort: Invalid value: 90: may not be specified when `port` is non-numeric"],
+    ],
+    [
+      "an end port without a port",
+      { ports: [{ endPort: 90 }] },
+      ["spec.ingress[0].ports[0].endPort: Invalid value: 90: may not be specified when `port` is not specified"],
+    ],
+    [
+      "a port out of range",
+      { ports: [{ port: 0 }] },
+      ["spec.ingress[0].ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive"],
+    ],
+    ["an empty peer", { from: [{}] }, ["spec.ingress[0].from[0]: Required value: must specify a peer"]],
+    [
+      "an IP block with a selector",
+      { from: [{ ipBlock: { cidr: "10.0.0.0/8" }, podSelector: {} }] },
+      ["spec.ingress[0].from[0]: Forbidden: may not specify both ipBlock and another peer"],
+    ],
+  ]);
+});
+
+describe("HorizontalPodAutoscaler (validateHorizontalPodAutoscalerSpec)", () => {
+  const cpu = (target: JsonObject) => [{ type: "Resource", resource: { name: "cpu", target } }];
+  const hpa = (spec: JsonObject) => ({
+    metadata: { name: "h" },
+    spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" }, maxReplicas: 5, ...spec },
+  });
+  run("autoscaling/v2", "HorizontalPodAutoscaler", hpa, [
+    ["a valid autoscaler", { minReplicas: 1, metrics: cpu({ type: "Utilization", averageUtilization: 50 }) }, []],
+    [
+      "minReplicas above maxReplicas",
+      { minReplicas: 10 },
+      ["spec.maxReplicas: Invalid value: 5: must be greater than or equal to `minReplicas`"],
+    ],
+    [
+      "minReplicas 0",
+      { minReplicas: 0 },
+      [
+        "spec.minReplicas: Invalid value: 0: must be greater than or equal to 1",
+        "spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas",
+      ],
+    ],
+    ["maxReplicas 0", { maxReplicas: 0 }, ["spec.maxReplicas: Invalid value: 0: must be greater than 0"]],
+    [
+      "a resource metric without a target value",
+      { metrics: cpu({ type: "Utilization" }) },
+      [
+        "spec.metrics[0].resource.target.averageUtilization: Required value: must set either a target raw value or a target utilization",
+      ],
+    ],
+    [
+      "a resource metric with both targets and an unknown target type",
+      { metrics: cpu({ type: "Percent", averageUtilization: 0, averageValue: "-1" }) },
+      [
+        'spec.metrics[0].resource.target.type: Invalid value: "Percent": must be either Utilization, Value, or AverageValue',
+        "spec.metrics[0].resource.target.averageValue: Invalid value: -1: must be positive",
+        "spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0",
+        "spec.metrics[0].resource.target.averageValue: Forbidden: may not set both a target raw value and a target utilization",
+      ],
+    ],
+    [
+      "a pods metric without an average value",
+      { metrics: [{ type: "Pods", pods: { metric: { name: "rps" }, target: { type: "Value", value: "1" } } }] },
+      ["spec.metrics[0].pods.target.averageValue: Required value: must specify a positive target averageValue"],
+    ],
+    [
+      "a bad target reference stops the metrics from being checked",
+      { scaleTargetRef: { kind: "Deployment", name: "a/b" }, metrics: cpu({ type: "Utilization" }) },
+      ["spec.scaleTargetRef.name: Invalid value: \"a/b\": may not contain '/'"],
+    ],
+    [
+      "an empty list of scaling policies",
+      { behavior: { scaleDown: { policies: [], stabilizationWindowSeconds: 4000 } } },
+      [
+        "spec.behavior.scaleDown.policies: Required value: must specify at least one Policy",
+        "spec.behavior.scaleDown.stabilizationWindowSeconds: Invalid value: 4000: must be less than or equal to 3600",
+      ],
+    ],
+  ]);
+});
+
+describe("PodDisruptionBudget (ValidatePodDisruptionBudgetSpec)", () => {
+  const pdb = (spec: JsonObject) => ({
+    metadata: { name: "p" },
+    spec: { selector: { matchLabels: { app: "a" } }, ...spec },
+  });
+  run("policy/v1", "PodDisruptionBudget", pdb, [
+    ["minAvailable alone", { minAvailable: "50%" }, []],
+    [
+      "both minAvailable and maxUnavailable",
+      { minAvailable: 1, maxUnavailable: 1 },
+      [
+        'spec: Invalid value: {"selector":{"matchLabels":{"app":"a"}},"minAvailable":1,"maxUnavailable":1}: minAvailable and maxUnavailable cannot be both set',
+      ],
+    ],
+    [
+      "a percentage over 100%",
+      { maxUnavailable: "101%" },
+      ['spec.maxUnavailable: Invalid value: "101%": must not be greater than 100%'],
+    ],
+    [
+      "a negative count",
+      { minAvailable: -1 },
+      ["spec.minAvailable: Invalid value: -1: must be greater than or equal to 0"],
+    ],
+  ]);
+});
+
+describe("RBAC (ValidatePolicyRule, ValidateRoleBinding)", () => {
+  run("rbac.authorization.k8s.io/v1", "Role", (o) => ({ metadata: { name: "r" }, rules: [o] }), [
+    ["a valid rule", { apiGroups: [""], resources: ["pods"], verbs: ["get"] }, []],
+    [
+      "no verbs",
+      { apiGroups: [""], resources: ["pods"], verbs: [] },
+      ["rules[0].verbs: Required value: verbs must contain at least one value"],
+    ],
+    [
+      "a resource rule without groups or resources",
+      { verbs: ["get"] },
+      [
+        "rules[0].apiGroups: Required value: resource rules must supply at least one api group",
+        "rules[0].resources: Required value: resource rules must supply at least one resource",
+      ],
+    ],
+    [
+      "a non-resource URL in a namespaced role",
+      { nonResourceURLs: ["/healthz"], verbs: ["get"] },
+      ['rules[0].nonResourceURLs: Invalid value: ["/healthz"]: namespaced rules cannot apply to non-resource URLs'],
+    ],
+  ]);
+  run("rbac.authorization.k8s.io/v1", "ClusterRole", (o) => ({ metadata: { name: "r" }, ...o }), [
+    [
+      "a rule on both resources and URLs",
+      { rules: [{ nonResourceURLs: ["/metrics"], resources: ["pods"], verbs: ["get"] }] },
+      [
+        'rules[0].nonResourceURLs: Invalid value: ["/metrics"]: rules cannot apply to both regular resources and non-resource URLs',
+      ],
+    ],
+    [
+      "an aggregation rule without selectors",
+      { aggregationRule: { clusterRoleSelectors: [] } },
+      [
+        "aggregationRule.clusterRoleSelectors: Required value: at least one clusterRoleSelector required if aggregationRule is non-nil",
+      ],
+    ],
+  ]);
+  const roleRef = { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "reader" };
+  run("rbac.authorization.k8s.io/v1", "RoleBinding", (o) => ({ metadata: { name: "b" }, roleRef, ...o }), [
+    [
+      "a valid binding",
+      {
+        subjects: [
+          { kind: "User", name: "jane" },
+          { kind: "ServiceAccount", name: "default" },
+        ],
+      },
+      [],
+    ],
+    [
+      "a subject of an unknown kind",
+      { subjects: [{ kind: "Robot", name: "r2" }] },
+      ['subjects[0].kind: Unsupported value: "Robot": supported values: "ServiceAccount", "User", "Group"'],
+    ],
+    [
+      "a service account with an API group",
+      { subjects: [{ kind: "ServiceAccount", name: "default", apiGroup: "rbac.authorization.k8s.io" }] },
+      ['subjects[0].apiGroup: Unsupported value: "rbac.authorization.k8s.io": supported values: ""'],
+    ],
+    [
+      "a reference to another API group",
+      { roleRef: { ...roleRef, apiGroup: "example.com" } },
+      ['roleRef.apiGroup: Unsupported value: "example.com": supported values: "rbac.authorization.k8s.io"'],
+    ],
+  ]);
+  run(
+    "rbac.authorization.k8s.io/v1",
+    "ClusterRoleBinding",
+    (o) => ({ metadata: { name: "b" }, roleRef: { ...roleRef, kind: "ClusterRole" }, ...o }),
+    [
+      [
+        "a Role referenced cluster-wide",
+        { roleRef },
+        ['roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"'],
+      ],
+      [
+        "a service account without its namespace",
+        { subjects: [{ kind: "ServiceAccount", name: "robot" }] },
+        ["subjects[0].namespace: Required value"],
+      ],
+    ],
+  );
+});
