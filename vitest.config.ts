@@ -1,10 +1,6 @@
 import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
-  // As in every bundle (package.json, wrangler.toml): kunion's formats for kubernetes-models' validators.
-  resolve: {
-    alias: { "@kubernetes-models/validate": new URL("./src/builtins/model-formats.ts", import.meta.url).pathname },
-  },
   test: {
     testTimeout: 20_000,
     projects: [

@@ -4,7 +4,7 @@
  * the same run, so the figures say what the core costs over Hono and node:http. The server
  * runs in this process on 127.0.0.1 (port 0); autocannon drives each route for
  * KUNION_BENCH_SECONDS seconds (default 30), one route after the other. Nothing leaves loopback.
- * Run: npx esbuild bench/http.ts --alias:@kubernetes-models/validate=./src/builtins/model-formats.ts \
+ * Run: npx esbuild bench/http.ts \
  *   --bundle --platform=node --format=esm --target=node24 --external:autocannon \
  *   --outfile=dist/bench/http.js --banner:js="import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" \
  *   && KUNION_BENCH_SECONDS=5 node dist/bench/http.js

@@ -17,7 +17,6 @@ export function serverBundle(): Promise<URL> {
     const outfile = join(mkdtempSync(join(tmpdir(), "kunion-server-")), "server.js");
     await build({
       entryPoints: [join(root, "functions/node-server.ts")],
-      alias: { "@kubernetes-models/validate": join(root, "src/builtins/model-formats.ts") },
       bundle: true,
       platform: "node",
       format: "esm",

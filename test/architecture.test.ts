@@ -14,7 +14,7 @@ const allowed: Record<string, string[]> = {
   schema: ["value", "path", "findings"],
   source: ["value", "path", "findings", "yaml", "js-yaml"],
   crd: ["schema", "value", "path", "findings"],
-  builtins: ["schema", "path", "findings", "value", "names", "go", "kubernetes-models"],
+  builtins: ["schema", "path", "findings", "value", "names", "go"],
   report: ["findings", "path"],
   config: ["source", "findings", "path", "value"],
   unions: ["schema", "value", "path", "findings"],
