@@ -11,12 +11,13 @@ import {
   type Change,
   changedBetween,
   configuredGlobs,
+  deletedFiles,
   ensureCommit,
   GitError,
   resolveCommit,
   selectFiles,
 } from "../src/checkout/index.js";
-import type { ChangedFile, Finding, KunionConfig } from "../src/index.js";
+import type { ChangedFile, Finding, KunionConfig, TextFile } from "../src/index.js";
 import type { Inputs, RunContext } from "./inputs.js";
 
 /** The pull-request files API lists at most 3,000 files. */
@@ -24,6 +25,8 @@ const apiPageLimit = 30;
 
 export interface Collected {
   changed: ChangedFile[];
+  /** Deleted Kubernetes files, with their text at the base. */
+  deleted: TextFile[];
   /** Files that could not be checked, as findings on the file. */
   problems: Finding[];
   /** One-line notices for the log and the summary. */
@@ -102,7 +105,7 @@ export async function collect(inputs: Inputs, config: KunionConfig, ctx: RunCont
   if (inputs.changedOnly && wanted !== "") {
     const found = await changedCandidates(wanted, ctx, inputs);
     if (found.failure !== undefined || found.candidates === undefined) {
-      return { changed: [], problems: [], notes: [], failure: found.failure };
+      return { changed: [], deleted: [], problems: [], notes: [], failure: found.failure };
     }
     candidates = found.candidates;
     base = found.base;
@@ -115,6 +118,8 @@ export async function collect(inputs: Inputs, config: KunionConfig, ctx: RunCont
     }
     base = wanted !== "" ? resolveCommit(root, wanted) : undefined;
   }
-  const selection = selectFiles(root, candidates.changes, { globs, ignore: config.ignore ?? [], base });
-  return { ...selection, notes: [...candidates.notes, ...selection.notes], base };
+  const ignore = config.ignore ?? [];
+  const selection = selectFiles(root, candidates.changes, { globs, ignore, base });
+  const deleted = deletedFiles(root, candidates.deleted, { ignore, base });
+  return { ...selection, deleted, notes: [...candidates.notes, ...selection.notes], base };
 }

@@ -34,16 +34,17 @@ export async function main(): Promise<void> {
     const kubernetesVersion = inputs.kubernetesVersion ?? configured?.release;
     const started = Date.now();
     const collected = await collect(inputs, config, ctx);
-    const { changed, problems, notes } = collected;
+    const { changed, deleted, problems, notes } = collected;
     const { findings, lines } = checkCheckout(ctx.workspace, {
       changed,
+      deleted,
       problems,
       config,
       crds: inputs.crds,
       strict: inputs.strict,
       kubernetesVersion,
     });
-    const files = changed.length + new Set(problems.map((p) => p.file)).size;
+    const files = changed.length + deleted.length + new Set(problems.map((p) => p.file)).size;
     if (collected.failure === undefined && files === 0) notes.push("no Kubernetes files changed");
     const summary = summarize(findings, files, 0);
     core.info(

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { actionFindings, brief, kunionCheck, repository, runAction } from "./testing.js";
@@ -12,8 +12,13 @@ const crd = readFileSync(join(root, "examples/crds/backups.kunion.dev.yaml"), "u
 const lineOf = (text: string, needle: string) => text.split("\n").findIndex((l) => l.includes(needle)) + 1;
 const annotations = (stdout: string) => stdout.split("\n").filter((l) => /^::(error|warning|notice)/.test(l));
 
-async function bothFaces(base: Record<string, string>, head: Record<string, string>, inputs = {}) {
-  const repo = repository(base, head);
+async function bothFaces(
+  base: Record<string, string>,
+  head: Record<string, string>,
+  inputs = {},
+  remove: string[] = [],
+) {
+  const repo = repository(base, head, remove);
   const action = await runAction(repo, inputs);
   const cli = kunionCheck(repo.ws, "--base", repo.baseSha);
   expect(brief(actionFindings(action.outputs))).toEqual(brief(cli.findings));
@@ -91,5 +96,53 @@ describe("findings on the lines a pull request changed", () => {
     expect(notices.length).toBeLessThanOrEqual(10);
     expect(annotations(action.stdout).filter((l) => l.startsWith("::error title="))).toHaveLength(10);
     expect(notices.at(-1)).toMatch(/^::notice::\d+ more finding\(s\)/);
+  });
+});
+
+describe("files a pull request deletes", () => {
+  it("reports a deleted CRD that was served, and whose objects are stored", async () => {
+    const { action, cli } = await bothFaces({ "crds/backups.yaml": crd }, {}, {}, ["crds/backups.yaml"]);
+    expect(brief(cli.findings)).toEqual([
+      `crds/backups.yaml:${lineOf(crd, "apiVersion:")} error crd-removed: the CustomResourceDefinition backups.kunion.dev is deleted while it serves v1 and objects may be stored as v1: the API server deletes every object of it with the CRD, and clients of its API fail`,
+    ]);
+    expect(action.status).toBe(1);
+    expect(cli.code).toBe(1);
+  });
+
+  it("reports a renamed CRD file that drops its stored version, whether or not git pairs the files", async () => {
+    const head = crd.replace("- name: v1", "- name: v2");
+    const { action, cli } = await bothFaces({ "crds/backups.yaml": crd }, { "config/crd/backups.yaml": head }, {}, [
+      "crds/backups.yaml",
+    ]);
+    const stored = cli.findings.filter((f) => f.rule === "stored-version-removed");
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ file: "config/crd/backups.yaml", line: lineOf(head, "- name: v2") });
+    expect(action.status).toBe(1);
+  });
+
+  const corpusCrd = join(
+    root,
+    "../shared/corpus/kubebuilder-book/crds/multiversion-tutorial/batch.tutorial.kubebuilder.io_cronjobs.yaml",
+  );
+  it.skipIf(!existsSync(corpusCrd))("reports a deleted Conversion declaration its CRD still needs", async () => {
+    const conversion = readFileSync(join(root, "examples/conversions/cronjob.yaml"), "utf8");
+    const base = {
+      "config/crd/cronjobs.yaml": readFileSync(corpusCrd, "utf8"),
+      "conversions/cronjob.yaml": conversion,
+    };
+    const { cli } = await bothFaces(base, {}, {}, ["conversions/cronjob.yaml"]);
+    expect(brief(cli.findings)).toEqual([
+      expect.stringMatching(
+        /^conversions\/cronjob.yaml:\d+ error conversion: the Conversion declaration for batch.tutorial.kubebuilder.io\/CronJob is deleted, but the CustomResourceDefinition cronjobs.batch.tutorial.kubebuilder.io \(config\/crd\/cronjobs.yaml\) still serves v1, v2/,
+      ),
+    ]);
+    // Still declared elsewhere: nothing is lost.
+    const moved = await bothFaces(
+      base,
+      { "conversions/v2/cronjob.yaml": conversion.replace("hub: v2", "hub: v2 ") },
+      {},
+      ["conversions/cronjob.yaml"],
+    );
+    expect(moved.cli.findings.filter((f) => f.severity === "error")).toEqual([]);
   });
 });

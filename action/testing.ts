@@ -23,8 +23,8 @@ export function write(dir: string, files: Files) {
   }
 }
 
-/** A repository with a base commit and a head commit on top of it. */
-export function repository(base: Files, head: Files) {
+/** A repository with a base commit and a head commit on top of it (which may also delete files). */
+export function repository(base: Files, head: Files, remove: readonly string[] = []) {
   const dir = mkdtempSync(join(tmpdir(), "kunion-action-"));
   const ws = join(dir, "ws");
   mkdirSync(ws);
@@ -39,6 +39,7 @@ export function repository(base: Files, head: Files) {
   git("commit", "-q", "-m", "base");
   const baseSha = git("rev-parse", "HEAD");
   write(ws, head);
+  for (const path of remove) git("rm", "-q", "--", path);
   git("add", "-A");
   git("commit", "-q", "--allow-empty", "-m", "head");
   return { dir, ws, baseSha, headSha: git("rev-parse", "HEAD") };

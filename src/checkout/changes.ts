@@ -135,6 +135,34 @@ export function selectFiles(
   return { changed, problems, notes };
 }
 
+/** The deleted Kubernetes files (not ignored) with their text at the base. */
+export function deletedFiles(
+  root: string,
+  paths: readonly string[],
+  options: { ignore: readonly string[]; base?: string },
+): TextFile[] {
+  const wanted = paths.filter((p) => isKubernetesFileName(p) && !options.ignore.some((g) => matchesGlob(p, g)));
+  if (options.base === undefined || wanted.length === 0) return [];
+  const read = readAt(root, options.base, wanted, maxFileBytes);
+  return wanted.flatMap((path) => {
+    const bytes = read.get(path);
+    return bytes === undefined ? [] : [{ path, text: bytes.toString("utf8") }];
+  });
+}
+
+/** The repository's Conversion declarations (kunion.dev) beyond some files: the globs' files, or every tracked file naming one. */
+export function repositoryConversions(root: string, globs: readonly string[], except: ReadonlySet<string>): TextFile[] {
+  const paths = globs.length > 0 ? globInside(root, globs).paths : workTreeFiles(root);
+  return paths
+    .filter((p) => isKubernetesFileName(p) && !except.has(p))
+    .flatMap((path) => {
+      const read = readInside(root, path);
+      return read && "text" in read && read.text.includes("kunion.dev") && read.text.includes("Conversion")
+        ? [{ path, text: read.text }]
+        : [];
+    });
+}
+
 /**
  * The repository's CRDs beyond the changed files: the globs' files, or else
  * every tracked YAML and JSON file that mentions CustomResourceDefinition (a

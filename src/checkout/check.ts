@@ -12,8 +12,10 @@ import {
   type Finding,
   type KubernetesRelease,
   type KunionConfig,
+  type TextFile,
 } from "../index.js";
-import { readGlobbed, repositoryCrds } from "./changes.js";
+import { readGlobbed, repositoryConversions, repositoryCrds } from "./changes.js";
+import { pairMoves, removalFindings } from "./deleted.js";
 import { type ChangedLines, changedLines, placeRemovals } from "./lines.js";
 
 export interface CheckoutChange {
@@ -21,6 +23,8 @@ export interface CheckoutChange {
   changed: readonly ChangedFile[];
   /** Files that could not be read, as findings. */
   problems: readonly Finding[];
+  /** Deleted files, with their text at the base. */
+  deleted?: readonly TextFile[];
   config: KunionConfig;
   /** CRD globs given beside the configuration (the Action's `crds`); default the configuration's. */
   crds?: readonly string[];
@@ -36,15 +40,25 @@ export interface CheckoutResult {
 }
 
 export function checkCheckout(root: string, change: CheckoutChange): CheckoutResult {
-  const { changed, config } = change;
+  const { config } = change;
+  const { changed, deleted } = pairMoves(change.changed, change.deleted ?? []);
   const lines = new Map(changedLines(changed));
   // A changed file that could not be read is changed as a whole.
   for (const p of change.problems) if (p.file !== undefined && !lines.has(p.file)) lines.set(p.file, "all");
-  if (changed.length === 0) return { findings: applySeverities([...change.problems], config.rules), lines };
+  if (changed.length === 0 && deleted.length === 0) {
+    return { findings: applySeverities([...change.problems], config.rules), lines };
+  }
   const crdGlobs = change.crds !== undefined && change.crds.length > 0 ? change.crds : (config.crds ?? []);
   const crds = repositoryCrds(root, crdGlobs, new Set(changed.map((c) => c.path)));
   const goTypes = readGlobbed(root, config.goTypes ?? []);
   const strict = change.strict ?? config.strict ?? true;
+  const removed = removalFindings({
+    deleted,
+    changed,
+    crds: crds.files,
+    conversions: () =>
+      repositoryConversions(root, config.conversions ?? [], new Set([...changed, ...deleted].map((f) => f.path))),
+  });
   const found = [
     ...change.problems,
     ...crds.problems,
@@ -56,6 +70,7 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
       unknownFields: strict ? "error" : "warning",
       kubernetesVersion: change.kubernetesVersion,
     }),
+    ...removed,
   ];
   return { findings: placeRemovals(applySeverities(found, config.rules), lines), lines };
 }

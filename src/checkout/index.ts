@@ -9,6 +9,7 @@ export {
   allFiles,
   type Candidates,
   configuredGlobs,
+  deletedFiles,
   readGlobbed,
   repositoryCrds,
   type Selection,
@@ -17,6 +18,7 @@ export {
 } from "./changes.js";
 export { type CheckoutChange, type CheckoutResult, checkCheckout } from "./check.js";
 export { configFileName, type LoadedConfig, loadConfig } from "./config.js";
+export { type Removals, removalFindings } from "./deleted.js";
 export { fileProblem, globInside, maxFileBytes, readInside } from "./files.js";
 export {
   type Change,

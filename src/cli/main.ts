@@ -8,6 +8,7 @@ import {
   checkCheckout,
   checkRef,
   configuredGlobs,
+  deletedFiles,
   knownRules,
   loadConfig as loadCheckoutConfig,
   readAt,
@@ -201,13 +202,20 @@ function check(root: string, args: CheckArgs, io: Io, config: KunionConfig): num
     base,
   });
   const { changed } = selection;
+  const deleted = deletedFiles(root, candidates.deleted, { ignore: config.ignore ?? [], base });
   for (const note of selection.notes) io.stderr(`${note}\n`);
-  if (changed.length === 0 && selection.problems.length === 0) {
+  if (changed.length === 0 && deleted.length === 0 && selection.problems.length === 0) {
     io.stderr(`no Kubernetes YAML or JSON changed since ${args.base}\n`);
     return 0;
   }
-  const { findings: found } = checkCheckout(root, { changed, problems: selection.problems, config, kubernetesVersion });
-  report(found, args.output, summarize(found, changed.length, 0), io);
+  const { findings: found } = checkCheckout(root, {
+    changed,
+    deleted,
+    problems: selection.problems,
+    config,
+    kubernetesVersion,
+  });
+  report(found, args.output, summarize(found, changed.length + deleted.length, 0), io);
   return failsAt(found, args.failOn ?? config.failOn ?? "error") ? 1 : 0;
 }
 
