@@ -277,7 +277,7 @@ describe("hostile schemas are answered with findings, fast", () => {
       { "crd.json": crd, "list.json": list, "next.json": thing({ items: "not a list" }) },
       "validate",
     );
-    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(performance.now() - started).toBeLessThan(30_000);
     const stopped = stdout.split("\n").filter((l) => l.includes("work budget"));
     expect(stopped).toHaveLength(1);
     expect(stopped[0]).toMatch(

