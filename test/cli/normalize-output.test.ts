@@ -7,6 +7,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
 import { type JsonObject, parseSource } from "../../src/index.js";
@@ -144,6 +145,39 @@ describe("kunion normalize -o yaml", () => {
     const [object] = values(stdout) as Array<{ spec: JsonObject }>;
     expect(object?.spec.strategy).toEqual({ type: "Recreate" });
     expect(object?.spec.replicas).toBe(2);
+  });
+});
+
+describe("kunion normalize -o yaml over generated streams", () => {
+  // Documents as they are, and as normalize must print them (against the live object of "a").
+  const pool: Array<[string, string]> = [
+    [crd, crd],
+    ["", ""],
+    ["\n", "\n"],
+    ["# only a comment\n", "# only a comment\n"],
+    ["apiVersion: v1\nkind: ConfigMap\ndata: [a\n", "apiVersion: v1\nkind: ConfigMap\ndata: [a\n"],
+    ["- not\n- an object\n", "- not\n- an object\n"],
+    [
+      "apiVersion: v1\nkind: ConfigMap   # odd\ndata: {a: yes, b: 0x1F}\n",
+      "apiVersion: v1\nkind: ConfigMap   # odd\ndata: {a: yes, b: 0x1F}\n",
+    ],
+    ["kind: NoApiVersion\n", "kind: NoApiVersion\n"],
+    [recreate("a"), recreate("a").replace("    rollingUpdate: {maxSurge: 1}\n", "")],
+    [recreate("b"), recreate("b")],
+  ];
+  const separator = fc.constantFrom("---\n", "--- # c\n", "---   \n");
+
+  it("prints every document in its place, the unchanged ones byte for byte (property)", () => {
+    const old = live("a");
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(pool.length - 1), separator), { minLength: 1, maxLength: 6 }), (picks) => {
+        const input = picks.map(([i, sep], k) => `${k > 0 ? sep : ""}${(pool[i] as [string, string])[0]}`).join("");
+        const expected = picks.map(([i, sep], k) => `${k > 0 ? sep : ""}${(pool[i] as [string, string])[1]}`).join("");
+        const { stdout } = kunion("normalize", "--old", old, tempFile("stream.yaml", input));
+        expect(stdout).toBe(expected);
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 
