@@ -7,7 +7,7 @@
 import { appendFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
-import { checkCheckout, loadConfig } from "../src/checkout/index.js";
+import { checkCheckout, loadConfig, readBaseline, readInside } from "../src/checkout/index.js";
 import { failsAt, releaseOf, summarize } from "../src/index.js";
 import { collect } from "./changes.js";
 import { getInputs, readContext } from "./inputs.js";
@@ -19,7 +19,8 @@ export async function main(): Promise<void> {
     const ctx = readContext();
     ctx.workspace = realpathSync(ctx.workspace);
     process.chdir(ctx.workspace);
-    const { config, findings: configFindings } = loadConfig(ctx.workspace, inputs.config || undefined);
+    const loaded = loadConfig(ctx.workspace, inputs.config || undefined);
+    const { config, findings: configFindings } = loaded;
     const configErrors = configFindings.filter((f) => f.severity === "error");
     if (configErrors.length > 0) {
       for (const f of configErrors) core.error(f.message, { title: "kunion config", file: f.file, startLine: f.line });
@@ -32,6 +33,12 @@ export async function main(): Promise<void> {
       return;
     }
     const kubernetesVersion = inputs.kubernetesVersion ?? configured?.release;
+    const baselineFile = inputs.baseline || config.baseline;
+    const baseline = baselineFile ? readBaselineFile(ctx.workspace, baselineFile) : undefined;
+    if (baseline && "failure" in baseline) {
+      core.setFailed(`kunion: ${baseline.failure}`);
+      return;
+    }
     const started = Date.now();
     const collected = await collect(inputs, config, ctx);
     const { changed, deleted, problems, notes } = collected;
@@ -43,6 +50,13 @@ export async function main(): Promise<void> {
       crds: inputs.crds,
       strict: inputs.strict,
       kubernetesVersion,
+      acceptance: {
+        configFile: loaded.file,
+        configText: loaded.text,
+        today: new Date().toISOString().slice(0, 10),
+        baseline: baseline?.fingerprints,
+        baselineFile,
+      },
     });
     const files = changed.length + deleted.length + new Set(problems.map((p) => p.file)).size;
     if (collected.failure === undefined && files === 0) notes.push("no Kubernetes files changed");
@@ -82,6 +96,15 @@ export async function main(): Promise<void> {
   } catch (e) {
     core.setFailed(`kunion: ${(e as Error).message}`);
   }
+}
+
+/** The baseline file, read inside the workspace as every file of the checkout is. */
+function readBaselineFile(root: string, file: string): { fingerprints: Set<string> } | { failure: string } {
+  const read = readInside(root, file);
+  if (read === undefined) return { failure: `the baseline ${file} is not in the checkout` };
+  if ("problem" in read) return { failure: `the baseline ${file} ${read.problem.detail}` };
+  const parsed = readBaseline(read.text, file);
+  return "problem" in parsed ? { failure: `the baseline ${file} is ${parsed.problem.detail}` } : parsed;
 }
 
 await main();

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { actionFindings, brief, kunionCheck, repository, runAction } from "./testing.js";
+import { actionFindings, brief, commit, kunionCheck, repository, runAction, write } from "./testing.js";
 
 // Each case is a throwaway repository with a base and a head commit, run
 // through the bundled Action as the runner runs it and through `kunion
@@ -144,5 +144,66 @@ describe("files a pull request deletes", () => {
       ["conversions/cronjob.yaml"],
     );
     expect(moved.cli.findings.filter((f) => f.severity === "error")).toEqual([]);
+  });
+});
+
+describe("intended breaks accepted durably", () => {
+  const dropped = crd.replace("- name: v1", "- name: v2");
+  const waiver = (extra: string) =>
+    `waivers:\n  - rule: stored-version-removed\n    crd: backups.kunion.dev\n    path: "v1"\n    reason: v1 was never released\n${extra}`;
+
+  it("a waiver by rule, CRD and path turns the finding into a notice that says why", async () => {
+    const base = { "crds/backups.yaml": crd, ".kunion.yaml": waiver("    expires: 2999-12-31\n") };
+    const { action, cli } = await bothFaces(base, { "crds/backups.yaml": dropped });
+    expect(cli.findings.map((f) => [f.rule, f.severity])).toEqual([["stored-version-removed", "notice"]]);
+    expect(cli.findings[0]?.message).toMatch(/\(waived: v1 was never released\)$/);
+    expect([action.status, cli.code]).toEqual([0, 0]);
+  });
+
+  it("a waiver past its date no longer applies, and a notice on its line says so", async () => {
+    const config = waiver("    expires: 2000-01-31\n");
+    const base = { "crds/backups.yaml": crd, ".kunion.yaml": config };
+    const { action, cli } = await bothFaces(base, { "crds/backups.yaml": dropped });
+    expect(cli.findings.map((f) => [f.file, f.line, f.rule, f.severity])).toEqual([
+      [".kunion.yaml", lineOf(config, "expires"), "waiver", "notice"],
+      ["crds/backups.yaml", lineOf(dropped, "- name: v2"), "stored-version-removed", "error"],
+    ]);
+    expect(cli.findings[0]?.message).toContain("the waiver expired on 2000-01-31");
+    expect([action.status, cli.code]).toEqual([1, 1]);
+  });
+
+  it("a misspelled rule id or an unknown key in a waiver is an error on its line", async () => {
+    const config = "waivers:\n  - rule: stored-version-remove\n    reason: x\n  - rule: field-removed\n    reasn: y\n";
+    const repo = repository({ "crds/backups.yaml": crd, ".kunion.yaml": config }, { "crds/backups.yaml": dropped });
+    const action = await runAction(repo);
+    const cli = kunionCheck(repo.ws, "--base", repo.baseSha);
+    expect(action.status).toBe(1);
+    expect(action.stdout).toMatch(
+      /^::error title=kunion config,file=.kunion.yaml,line=2::waivers\[0\]\.rule: Unsupported value: "stored-version-remove": supported values: "stored-version-removed"$/m,
+    );
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain('.kunion.yaml:5:5: error config: unknown field "waivers[1].reasn"');
+    expect(cli.stderr).toContain(".kunion.yaml:2:");
+  });
+
+  it("a baseline accepts the findings it recorded: only new ones fail", async () => {
+    const repo = repository({ "crds/backups.yaml": crd }, { "crds/backups.yaml": dropped });
+    const written = kunionCheck(repo.ws, "--base", repo.baseSha, "--write-baseline", "kunion-baseline.json");
+    expect(written.code).toBe(0);
+    const { findings } = JSON.parse(readFileSync(join(repo.ws, "kunion-baseline.json"), "utf8"));
+    expect(findings.map((f: { rule: string }) => f.rule)).toEqual(["stored-version-removed"]);
+    // The baseline is a file of the checkout: the next commit adds it, and a new break.
+    write(repo.ws, { "deploy/web.yaml": readFileSync(join(root, "examples/deployment/recreate.yaml"), "utf8") });
+    const cli = kunionCheck(repo.ws, "--base", repo.baseSha, "--baseline", "kunion-baseline.json");
+    expect(cli.findings.map((f) => [f.rule, f.severity])).toEqual([
+      ["stored-version-removed", "notice"],
+      ["union", "error"],
+    ]);
+    commit(repo.ws, "later");
+    const action = await runAction({ ...repo, headSha: "HEAD" }, { baseline: "kunion-baseline.json" });
+    expect(brief(actionFindings(action.outputs))).toEqual(brief(cli.findings));
+    expect(action.status).toBe(1);
+    expect(action.stdout).toMatch(/^::error title=kunion union/m);
+    expect(action.stdout).not.toMatch(/^::error title=kunion stored-version-removed/m);
   });
 });

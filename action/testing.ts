@@ -100,6 +100,16 @@ export async function runAction(
   return { stdout, stderr, status, summary: read("summary.md"), outputs, ms: Date.now() - started };
 }
 
+/** Commits everything in the work tree. */
+export function commit(ws: string, message: string) {
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], {
+      cwd: ws,
+    });
+  git("add", "-A");
+  git("commit", "-q", "-m", message);
+}
+
 /** `kunion check` run in the head of a repository, in-process, with JSON output. */
 export function kunionCheck(ws: string, ...argv: string[]) {
   let stdout = "";

@@ -17,6 +17,7 @@ import {
 import { readGlobbed, repositoryConversions, repositoryCrds } from "./changes.js";
 import { pairMoves, removalFindings } from "./deleted.js";
 import { type ChangedLines, changedLines, placeRemovals } from "./lines.js";
+import { type Acceptance, accept } from "./waivers.js";
 
 export interface CheckoutChange {
   /** The changed files, each with its text at the base. */
@@ -31,10 +32,15 @@ export interface CheckoutChange {
   /** Undefined: the configuration's, else strict. */
   strict?: boolean;
   kubernetesVersion?: KubernetesRelease;
+  /** Waivers and the baseline: without it, nothing is accepted. */
+  acceptance?: Omit<Acceptance, "config" | "files">;
 }
 
 export interface CheckoutResult {
+  /** What was found, waivers and baseline applied. */
   findings: Finding[];
+  /** What was found, before: what a baseline records. */
+  found: Finding[];
   /** The changed lines of each changed file. */
   lines: ChangedLines;
 }
@@ -45,9 +51,16 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
   const lines = new Map(changedLines(changed));
   // A changed file that could not be read is changed as a whole.
   for (const p of change.problems) if (p.file !== undefined && !lines.has(p.file)) lines.set(p.file, "all");
-  if (changed.length === 0 && deleted.length === 0) {
-    return { findings: applySeverities([...change.problems], config.rules), lines };
-  }
+  const accepted = (found: Finding[]): CheckoutResult => {
+    const files = [
+      ...changed.map((f) => ({ path: f.path, text: f.after })),
+      ...deleted.filter((d) => !changed.some((c) => c.path === d.path)),
+    ];
+    const findings = change.acceptance ? accept(found, { ...change.acceptance, config, files }) : found;
+    return { findings, found, lines };
+  };
+  if (changed.length === 0 && deleted.length === 0)
+    return accepted(applySeverities([...change.problems], config.rules));
   const crdGlobs = change.crds !== undefined && change.crds.length > 0 ? change.crds : (config.crds ?? []);
   const crds = repositoryCrds(root, crdGlobs, new Set(changed.map((c) => c.path)));
   const goTypes = readGlobbed(root, config.goTypes ?? []);
@@ -72,5 +85,5 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
     }),
     ...removed,
   ];
-  return { findings: placeRemovals(applySeverities(found, config.rules), lines), lines };
+  return accepted(placeRemovals(applySeverities(found, config.rules), lines));
 }

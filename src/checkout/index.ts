@@ -17,7 +17,7 @@ export {
   workTreeChanges,
 } from "./changes.js";
 export { type CheckoutChange, type CheckoutResult, checkCheckout } from "./check.js";
-export { configFileName, type LoadedConfig, loadConfig } from "./config.js";
+export { configFileName, type LoadedConfig, loadConfig, readConfigFile } from "./config.js";
 export { type Removals, removalFindings } from "./deleted.js";
 export { fileProblem, globInside, maxFileBytes, readInside } from "./files.js";
 export {
@@ -32,3 +32,4 @@ export {
 } from "./git.js";
 export { type ChangedLines, changedLines, inDiff, onChangedLine, placeRemovals } from "./lines.js";
 export { knownRules } from "./product.js";
+export { type Acceptance, accept, baselineText, readBaseline, waiverProblems } from "./waivers.js";

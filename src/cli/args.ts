@@ -19,6 +19,8 @@ Commands:
 Common options:
   --config F       the configuration file (default: .kunion.yaml in the working folder, if any)
   --base REF       check: the revision to compare with (default HEAD: the uncommitted changes)
+  --baseline F     check: accepted findings (from --write-baseline F): only new findings fail
+  --write-baseline F  check: record the current findings in F as the baseline
   --conversion P   convert: Conversion declarations (files or folders); --to VERSION the target version
   --crd P          CRD or SMD schema files or folders (repeatable); CRDs among the inputs count too
   --go-types P     Go API types (*_types.go files or folders) declaring unions (repeatable)
@@ -91,6 +93,10 @@ export interface CheckArgs {
   failOn?: "error" | "warning" | "notice" | "never";
   config?: string;
   kubernetesVersion?: string;
+  /** A baseline of accepted findings to compare with: only new findings fail. */
+  baseline?: string;
+  /** Where to record the current findings as the baseline. */
+  writeBaseline?: string;
 }
 
 export interface ConvertArgs {
@@ -145,6 +151,8 @@ export function parseCommandLine(argv: readonly string[]): Args {
         strict: { type: "boolean" },
         config: { type: "string" },
         base: { type: "string" },
+        baseline: { type: "string" },
+        "write-baseline": { type: "string" },
         conversion: { type: "string", multiple: true, default: [] },
         to: { type: "string" },
         mode: { type: "string" },
@@ -192,9 +200,13 @@ export function parseCommandLine(argv: readonly string[]): Args {
       kubernetesVersion: v["kubernetes-version"] as string | undefined,
     };
     if (typeof v.config === "string") out.config = v.config;
+    if (typeof v.baseline === "string") out.baseline = v.baseline;
+    if (typeof v["write-baseline"] === "string") out.writeBaseline = v["write-baseline"];
     return out;
   }
   if (v.base !== undefined) throw new UsageError("--base belongs to check");
+  if (v.baseline !== undefined || v["write-baseline"] !== undefined)
+    throw new UsageError("--baseline and --write-baseline belong to check");
   if (command === "crd-diff") {
     const [before, after, ...more] = parsed.positionals;
     if (!before || !after || more.length > 0) {

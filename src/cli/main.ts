@@ -3,16 +3,21 @@
  * code. The only part of src/ that touches Node (files, streams, process).
  */
 
-import { realpathSync } from "node:fs";
+import { realpathSync, writeFileSync } from "node:fs";
 import {
+  baselineText,
   checkCheckout,
   checkRef,
   configuredGlobs,
   deletedFiles,
   knownRules,
+  type LoadedConfig,
   loadConfig as loadCheckoutConfig,
   readAt,
+  readBaseline,
+  readConfigFile,
   readGlobbed,
+  readInside,
   resolveCommit,
   selectFiles,
   topLevel,
@@ -43,7 +48,6 @@ import {
   normalizeObjects,
   type PathSegment,
   printYaml,
-  readConfig,
   releaseOf,
   type SourceDocument,
   type SourceObject,
@@ -83,10 +87,11 @@ export function run(argv: readonly string[], io: Io): number {
     }
     // `check` reads the checkout's configuration, from its top folder.
     const root = args.command === "check" ? checkoutRoot() : process.cwd();
-    const config = loadConfig(root, args.config, io);
-    if (config === undefined) return 2;
+    const loaded = loadConfig(root, args.config, io);
+    if (loaded === undefined) return 2;
+    const { config } = loaded;
     if (args.command === "crd-diff") return crdDiff(args, io, config);
-    if (args.command === "check") return check(root, args, io, config);
+    if (args.command === "check") return check(root, args, io, loaded);
     if (args.command === "convert") return convertCommand(args, io, config);
     return args.command === "validate" ? validate(args, io, config) : normalizeCommand(args, io, config);
   } catch (e) {
@@ -107,11 +112,11 @@ export function run(argv: readonly string[], io: Io): number {
  * usage error. `--config` is read where the user points; the `.kunion.yaml`
  * found in `root` is read as a checkout's file: never through a link.
  */
-function loadConfig(root: string, file: string | undefined, io: Io): KunionConfig | undefined {
-  const { config, findings } =
-    file === undefined ? loadCheckoutConfig(root) : readConfig(readInputs([file], () => true)[0]?.text ?? "", file);
-  const errors = findings.filter((f) => f.severity === "error");
-  if (errors.length === 0) return config;
+function loadConfig(root: string, file: string | undefined, io: Io): LoadedConfig | undefined {
+  const loaded =
+    file === undefined ? loadCheckoutConfig(root) : readConfigFile(readInputs([file], () => true)[0]?.text ?? "", file);
+  const errors = loaded.findings.filter((f) => f.severity === "error");
+  if (errors.length === 0) return loaded;
   io.stderr(`${formatText(errors)}\n`);
   return undefined;
 }
@@ -186,7 +191,8 @@ function crdDiff(args: CrdDiffArgs, io: Io, config: KunionConfig): number {
   return failsAt(found, args.failOn ?? config.failOn ?? "error") ? 1 : 0;
 }
 
-function check(root: string, args: CheckArgs, io: Io, config: KunionConfig): number {
+function check(root: string, args: CheckArgs, io: Io, loaded: LoadedConfig): number {
+  const { config } = loaded;
   const kubernetesVersion = release(args, config);
   let base: string | undefined;
   try {
@@ -208,13 +214,27 @@ function check(root: string, args: CheckArgs, io: Io, config: KunionConfig): num
     io.stderr(`no Kubernetes YAML or JSON changed since ${args.base}\n`);
     return 0;
   }
-  const { findings: found } = checkCheckout(root, {
+  const baselineFile = args.baseline ?? config.baseline;
+  const { findings: found, found: recorded } = checkCheckout(root, {
     changed,
     deleted,
     problems: selection.problems,
     config,
     kubernetesVersion,
+    acceptance: {
+      configFile: loaded.file,
+      configText: loaded.text,
+      today: new Date().toISOString().slice(0, 10),
+      baseline:
+        baselineFile === undefined ? undefined : readBaselineFile(root, baselineFile, args.baseline !== undefined),
+      baselineFile,
+    },
   });
+  if (args.writeBaseline !== undefined) {
+    writeFileSync(args.writeBaseline, baselineText(recorded));
+    io.stderr(`${recorded.length} finding(s) recorded in ${args.writeBaseline}\n`);
+    return 0;
+  }
   report(found, args.output, summarize(found, changed.length + deleted.length, 0), io);
   return failsAt(found, args.failOn ?? config.failOn ?? "error") ? 1 : 0;
 }
@@ -280,6 +300,25 @@ function readRevision(spec: string): TextFile {
   }
   if (bytes === undefined) throw new InputError(`${spec}: no such file at that revision`);
   return { path, text: bytes.toString("utf8") };
+}
+
+/**
+ * A baseline's fingerprints: `--baseline` is read where the user points, the
+ * configuration's `baseline` as a checkout's file. A missing or broken
+ * baseline is an input error: without it, accepted findings would fail.
+ */
+function readBaselineFile(root: string, file: string, given: boolean): Set<string> {
+  const text = given
+    ? readInputs([file], () => true)[0]?.text
+    : (() => {
+        const read = readInside(root, file);
+        if (read && "problem" in read) throw new InputError(`baseline ${file}: ${read.problem.detail}`);
+        return read?.text;
+      })();
+  if (text === undefined) throw new InputError(`baseline ${file}: not found`);
+  const read = readBaseline(text, file);
+  if ("problem" in read) throw new InputError(`baseline ${file}: ${read.problem.detail}`);
+  return read.fingerprints;
 }
 
 /** Prints findings in the chosen format; the summary goes to stderr for the human formats. */

@@ -23,6 +23,25 @@ export interface KunionConfig {
   failOn?: Severity | "never";
   /** Checked where it is used (releaseOf): unquoted, YAML reads 1.35 as a number. */
   kubernetesVersion?: JsonValue;
+  /** Findings accepted on purpose (checked against the known rule ids by src/checkout). */
+  waivers?: Waiver[];
+  /** A baseline file of accepted findings. */
+  baseline?: string;
+}
+
+export interface Waiver {
+  rule?: string;
+  /** The CRD's metadata.name. */
+  crd?: string;
+  /** The object's kind (a CRD's own: spec.names.kind). */
+  kind?: string;
+  /** A glob over the field path: `*` within a segment, `**` across them. */
+  path?: string;
+  /** A glob over the file's path. */
+  file?: string;
+  reason?: string;
+  /** YYYY-MM-DD: from the day after, the waiver no longer applies. */
+  expires?: string;
 }
 
 /** Reads a configuration file; with findings, the configuration is empty. */

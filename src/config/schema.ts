@@ -34,5 +34,29 @@ export const configSchema = {
      * which releases kunion knows is checked where it is used.
      */
     kubernetesVersion: {},
+    /**
+     * Findings accepted on purpose, each with its reason: by rule id, and optionally the CRD
+     * (metadata.name) or kind and a field-path glob; past `expires` (YYYY-MM-DD) a waiver no
+     * longer applies. Rule ids, the reason and the date are checked where rule ids are known
+     * (src/checkout), each with its line.
+     */
+    waivers: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        properties: {
+          rule: { type: "string" },
+          crd: { type: "string" },
+          kind: { type: "string" },
+          path: { type: "string" },
+          file: { type: "string" },
+          reason: { type: "string" },
+          expires: { type: "string" },
+        },
+      },
+    },
+    /** A baseline file of accepted findings (`kunion check --write-baseline`): only new findings fail. */
+    baseline: { type: "string" },
   },
 } as const;

@@ -113,10 +113,13 @@ function fnv1a64(text: string): string {
  * What identifies a finding across commits: its rule, file, field path and
  * message, never its line, so an edit above it keeps it the same. Line
  * numbers quoted inside a message (`already defined at line 4`) are left out
- * for the same reason.
+ * for the same reason, and so is why an accepted finding was accepted.
  */
 function identity(f: Finding): string {
-  const message = f.message.replace(/\bline \d+/g, "line N");
+  // What accepting a finding appends (a waiver's or an allow comment's reason, the baseline) is not part of it either.
+  const message = f.message
+    .replace(/ \((waived: .*|allowed: .*|in the baseline)\)$/s, "")
+    .replace(/\bline \d+/g, "line N");
   return fnv1a64([f.rule, f.file ?? "", f.field, message].join("\0"));
 }
 
