@@ -29,12 +29,10 @@ describe("the bundled Action on a pull request", () => {
       "::error title=kunion union,file=deploy/web.yaml,line=15,col=5::spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'",
     );
     expect(stdout).toMatch(/^::error::kunion found 1 error\(s\)/m);
-    expect(summary).toContain("1 file(s) checked: 1 error(s)");
+    expect(summary).toContain("1 file(s) checked: **1 error(s)**");
+    expect(summary).toContain("\n### deploy/web.yaml\n");
     expect(summary).toContain(
-      `<a href="https://github.com/acme/demo/blob/${repo.headSha}/deploy/web.yaml#L15">deploy/web.yaml:15</a>`,
-    );
-    expect(summary).toContain(
-      "<td>union</td><td>spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'</td>",
+      `- 🔴 error [line 15](https://github.com/acme/demo/blob/${repo.headSha}/deploy/web.yaml#L15) \`union\`: spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy \\\`type\\\` is 'Recreate'`,
     );
     expect(outputs).toMatchObject({ errors: "1", warnings: "0", "sarif-file": "kunion.sarif" });
     const sarif = JSON.parse(readFileSync(join(repo.ws, "kunion.sarif"), "utf8"));
@@ -134,7 +132,7 @@ describe("the bundled Action on a pull request", () => {
     expect(count(stdout, /^::error/gm)).toBe(10);
     expect(count(stdout, /^::warning title=/gm)).toBe(10);
     expect(stdout).toContain("::notice::21 more finding(s) are listed in the job summary.");
-    expect(count(summary, /<tr><td>(error|warning)<\/td>/g)).toBe(40);
+    expect(count(summary, /^- (🔴 error|🟠 warning) /gm)).toBe(40);
   });
 
   it("fails with a clear message when the base commit cannot be fetched", async () => {

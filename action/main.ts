@@ -4,7 +4,7 @@
  * here and in inputs.ts, git.ts, changes.ts and report.ts; the checks are
  * the core's, the same as `kunion check`.
  */
-import { appendFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
 import { checkCheckout, loadConfig, readBaseline, readInside } from "../src/checkout/index.js";
@@ -81,7 +81,14 @@ export async function main(): Promise<void> {
     writeReports(findings, summary, sarifFile, findingsFile);
     if (inputs.summary && process.env.GITHUB_STEP_SUMMARY) {
       const all = collected.failure ? [`failed: ${collected.failure}`, ...notes] : notes;
-      appendFileSync(process.env.GITHUB_STEP_SUMMARY, summaryText(findings, summary, all, ctx));
+      const text = summaryText({
+        findings,
+        summary,
+        notes: all,
+        ctx,
+        lines: collected.base && inputs.changedOnly ? lines : undefined,
+      });
+      await core.summary.addRaw(text).write();
     }
     core.setOutput("errors", summary.errors);
     core.setOutput("warnings", summary.warnings);

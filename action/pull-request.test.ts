@@ -72,7 +72,7 @@ describe("findings on the lines a pull request changed", () => {
     expect(shown[0]).toMatch(/^::error title=kunion union,file=deploy\/cms.yaml,line=7\d,.*rollingUpdate/);
     expect(shown[1]).toMatch(/^::error title=kunion schema,file=deploy\/cms.yaml,line=59,.*Bad_14/);
     expect(action.stdout).toContain("::notice::14 more finding(s) are listed in the job summary.");
-    expect(action.summary).toContain("Bad_3");
+    expect(action.summary).toContain("Bad\\_3");
 
     // Asked to, the Action annotates them too, within the ten error annotations a step shows.
     const all = await runAction(repository(base, head), { "annotate-outside-diff": "true" });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Finding, Severity } from "../src/index.js";
-import { limits, pickAnnotations } from "./report.js";
+import { limits, pickAnnotations, summaryText } from "./report.js";
 
 const finding = (severity: Severity, line: number, rule = "schema"): Finding => ({
   type: "FieldValueInvalid",
@@ -50,5 +50,48 @@ describe("which findings become annotations", () => {
     expect(shown.map((f) => f.line)).toEqual([51, 52, 48]);
     expect(more).toBe(1);
     expect(pickAnnotations(findings, { lines, outsideDiff: true }).shown.map((f) => f.line)).toEqual([51, 52, 2, 48]);
+  });
+});
+
+describe("the job summary", () => {
+  const ctx = {
+    eventName: "pull_request",
+    repository: "o/r",
+    serverUrl: "https://github.com",
+    apiUrl: "",
+    workspace: "",
+    headSha: "abc",
+  };
+  const summary = { files: 2, objects: 0, errors: 3, warnings: 0, notices: 0 };
+
+  it("has one section per file, the findings on changed lines first, manifest text inert", () => {
+    const lines = new Map([["b.yaml", [{ oldStart: 9, oldCount: 1, newStart: 9, newCount: 1 }]]]);
+    const findings = [
+      { ...finding("error", 2), file: "a.yaml", message: "<img src=x> **bold** [link](http://x)" },
+      { ...finding("error", 3), file: "b.yaml" },
+      { ...finding("notice", 9), file: "b.yaml" },
+    ];
+    const text = summaryText({ findings, summary, notes: [], ctx, lines });
+    const sections = text.split("\n### ").slice(1);
+    expect(sections.map((s) => s.split("\n")[0])).toEqual(["b.yaml", "a.yaml"]);
+    expect(sections[0]).toMatch(
+      /On the lines this change touched:\n\n- 🔵 notice \[line 9\][^\n]*\n\nElsewhere in the file:\n\n- 🔴 error \[line 3\]/,
+    );
+    expect(text).toContain("&lt;img src=x&gt; \\*\\*bold\\*\\* \\[link\\](http://x)");
+    expect(text).not.toMatch(/<table|<img/);
+  });
+
+  it("stops before GitHub's 1 MiB and says how many findings are left out", () => {
+    const findings = Array.from({ length: 20_000 }, (_, i) => ({
+      ...finding("error", i + 1),
+      file: `deploy/${i % 50}.yaml`,
+      message: `spec.x: Invalid value: ${"y".repeat(60)}`,
+    }));
+    const text = summaryText({ findings, summary, notes: [], ctx, extra: ["### Suggested fixes"] });
+    expect(Buffer.byteLength(text)).toBeLessThan(1024 * 1024);
+    const shown = text.match(/^- 🔴 error/gm)?.length ?? 0;
+    expect(shown).toBeGreaterThan(1000);
+    expect(text).toContain(`\n${20_000 - shown} more finding(s) do not fit in the summary`);
+    expect(text.trimEnd().endsWith("### Suggested fixes")).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import { writeFileSync } from "node:fs";
 import * as core from "@actions/core";
 import { type ChangedLines, inDiff, knownRules, onChangedLine } from "../src/checkout/index.js";
 import {
+  type ChangeFinding,
   compareFindings,
   type Finding,
   formatJson,
@@ -106,48 +107,96 @@ export function annotate(findings: readonly Finding[], options: AnnotationOption
   if (more > 0) core.notice(`${more} more finding(s) are listed in the job summary.`);
 }
 
-export const escapeHtml = (s: string) =>
-  s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+/** Text from a manifest, inert in Markdown and HTML: no tags, links, emphasis or code spans. */
+export const escapeMarkdown = (text: string) =>
+  text
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replace(/[\\`*_[\]#|~!]/g, "\\$&")
+    .replace(/\r?\n/g, " ");
 
-/** The summary may hold 1 MiB: rows stop well before. */
-const summaryBudget = 900 * 1024;
+/** GitHub keeps 1 MiB of a step's summary: the text stops well before, with a note. */
+export const summaryBudget = 1000 * 1024;
 
 export function lineUrl(ctx: RunContext, f: Finding): string {
   const path = (f.file ?? "").split("/").map(encodeURIComponent).join("/");
   return `${ctx.serverUrl}/${ctx.repository}/blob/${ctx.headSha}/${path}#L${f.line ?? 1}`;
 }
 
-/** The job summary as HTML/Markdown text. */
-export function summaryText(findings: readonly Finding[], summary: Summary, notes: readonly string[], ctx: RunContext) {
+const marks: Record<Severity, string> = { error: "🔴 error", warning: "🟠 warning", notice: "🔵 notice" };
+
+/** One finding, one list item: severity, the line (linked), the rule, the message. */
+function item(f: Finding, ctx: RunContext): string {
+  const where = f.file && f.line ? `[line ${f.line}](${lineUrl(ctx, f)})` : "";
+  const old = (f as ChangeFinding).oldLine;
+  const was = old !== undefined && old !== f.line ? ` (was line ${old})` : "";
+  return `- ${marks[f.severity]} ${where}${was} \`${f.rule}\`: ${escapeMarkdown(f.message)}`;
+}
+
+export interface SummaryInput {
+  findings: readonly Finding[];
+  summary: Summary;
+  notes: readonly string[];
+  ctx: RunContext;
+  /** The changed lines; undefined: every line counts as changed. */
+  lines?: ChangedLines;
+  /** Sections to add at the end (the suggested fixes). */
+  extra?: readonly string[];
+}
+
+/**
+ * The job summary, as Markdown that reads at GitHub's content width: one
+ * section per file (a heading, not a table column of long paths), the
+ * findings on changed lines first, each a list item with its line linked
+ * at the head commit. It stops before GitHub's 1 MiB, saying how many
+ * findings are left out (all of them are in the findings and SARIF files).
+ */
+export function summaryText(input: SummaryInput): string {
+  const { findings, summary, notes, ctx, lines } = input;
   const head = [
     "## kunion",
     "",
-    `${summary.files} file(s) checked: ${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.notices} notice(s)`,
+    `${summary.files} file(s) checked: **${summary.errors} error(s)**, ${summary.warnings} warning(s), ${summary.notices} notice(s)`,
     "",
-    ...notes.map((n) => `> ${escapeHtml(n)}\n`),
-  ];
-  if (findings.length === 0) return `${head.join("\n")}\n`;
-  let size = head.join("\n").length;
-  const rows: string[] = [];
-  const sorted = [...findings].sort(bySeverity);
-  for (const f of sorted) {
-    const where = escapeHtml(`${f.file ?? ""}:${f.line ?? 1}`);
-    const cell = f.file ? `<a href="${escapeHtml(lineUrl(ctx, f))}">${where}</a>` : where;
-    const row = `<tr><td>${f.severity}</td><td>${cell}</td><td>${escapeHtml(f.rule)}</td><td>${escapeHtml(f.message).replaceAll("\n", "<br>")}</td></tr>`;
-    if (size + row.length > summaryBudget) break;
-    size += row.length;
-    rows.push(row);
-  }
-  const cut = sorted.length - rows.length;
-  return [
-    ...head,
-    "<table>",
-    "<tr><th>severity</th><th>where</th><th>rule</th><th>message</th></tr>",
-    ...rows,
-    "</table>",
-    cut > 0 ? `\n${cut} more finding(s) do not fit in the summary: see the findings file and the SARIF file.` : "",
-    "",
+    ...notes.map((n) => `> ${escapeMarkdown(n)}\n`),
   ].join("\n");
+  const byFile = new Map<string, Finding[]>();
+  for (const f of findings) byFile.set(f.file ?? "", [...(byFile.get(f.file ?? "") ?? []), f]);
+  const changedFirst = (f: Finding) => (onChangedLine(f, lines) ? 0 : 1);
+  const order = (a: Finding, b: Finding) => changedFirst(a) - changedFirst(b) || bySeverity(a, b);
+  // Files with findings on changed lines first, the worst first; then by path.
+  const rankOf = (fs: Finding[]) => Math.min(...fs.map((f) => changedFirst(f) * 3 + rank[f.severity]));
+  const files = [...byFile.entries()].sort((a, b) => rankOf(a[1]) - rankOf(b[1]) || a[0].localeCompare(b[0]));
+  const parts: string[] = [head];
+  let size = Buffer.byteLength(head);
+  const tail = (input.extra ?? []).join("\n");
+  const budget = summaryBudget - Buffer.byteLength(tail) - 200;
+  let shown = 0;
+  outer: for (const [file, fs] of files) {
+    const sorted = [...fs].sort(order);
+    const heading = `\n### ${file === "" ? "(no file)" : escapeMarkdown(file)}\n`;
+    const changed = sorted.filter((f) => changedFirst(f) === 0);
+    const rest = sorted.filter((f) => changedFirst(f) === 1);
+    const block = [heading];
+    if (changed.length > 0 && rest.length > 0) block.push("On the lines this change touched:\n");
+    block.push(...changed.map((f) => item(f, ctx)));
+    if (rest.length > 0)
+      block.push(changed.length > 0 ? "\nElsewhere in the file:\n" : "", ...rest.map((f) => item(f, ctx)));
+    for (const [i, line] of block.entries()) {
+      const bytes = Buffer.byteLength(line) + 1;
+      if (size + bytes > budget) break outer;
+      size += bytes;
+      parts.push(line);
+      if (i > 0 && line.startsWith("- ")) shown++;
+    }
+  }
+  const cut = findings.length - shown;
+  if (cut > 0) {
+    parts.push(`\n${cut} more finding(s) do not fit in the summary: see the findings file and the SARIF file.`);
+  }
+  if (tail) parts.push("", tail);
+  return `${parts.join("\n")}\n`;
 }
 
 export function writeReports(findings: readonly Finding[], summary: Summary, sarifFile: string, findingsFile: string) {
