@@ -150,28 +150,38 @@ describe("the bundled Action on a pull request", () => {
     expect(outputs).toMatchObject({ errors: "0" });
   });
 
-  it("falls back on the pull-request files API (read only, paginated) when the base cannot be fetched", async () => {
+  it("falls back on the pull-request files API (read only, every page) when the base cannot be fetched", async () => {
     const repo = repository({}, { "deploy/web.yaml": example("deployment/recreate.yaml") });
+    // 250 files over three pages, as GitHub lists them: the changed manifest is on the last one.
+    const rows = Array.from({ length: 250 }, (_, i) => ({ filename: `docs/page-${i}.md`, status: "modified" }));
+    rows[120] = { filename: "gone.yaml", status: "removed" };
+    rows[249] = { filename: "deploy/web.yaml", status: "modified" };
     const asked: string[] = [];
     const server = createServer((req, res) => {
       asked.push(`${req.method} ${req.url} ${req.headers.authorization ?? ""}`);
-      const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page"));
-      const rows =
-        page === 1
-          ? [
-              { filename: "deploy/web.yaml", status: "modified" },
-              { filename: "gone.yaml", status: "removed" },
-            ]
-          : [];
+      const url = new URL(req.url ?? "/", "http://x");
+      const page = Number(url.searchParams.get("page") ?? "1");
+      const perPage = Number(url.searchParams.get("per_page"));
+      const { port } = server.address() as { port: number };
+      if (page < 3) {
+        res.setHeader(
+          "link",
+          `<http://127.0.0.1:${port}${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"`,
+        );
+      }
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify(rows));
+      res.end(JSON.stringify(rows.slice((page - 1) * perPage, page * perPage)));
     });
     await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
     const { port } = server.address() as { port: number };
     try {
       const missing = "0123456789abcdef0123456789abcdef01234567";
       const run = await runAction(repo, { token: "t0k" }, missing, `http://127.0.0.1:${port}`);
-      expect(asked).toEqual(["GET /repos/acme/demo/pulls/7/files?per_page=100&page=1 Bearer t0k"]);
+      expect(asked).toEqual([
+        "GET /repos/acme/demo/pulls/7/files?per_page=100 token t0k",
+        "GET /repos/acme/demo/pulls/7/files?per_page=100&page=2 token t0k",
+        "GET /repos/acme/demo/pulls/7/files?per_page=100&page=3 token t0k",
+      ]);
       expect(run.stdout).toContain("::notice::the base commit");
       expect(run.stdout).toContain("the changed files come from the pull-request files API");
       expect(run.stdout).toMatch(/^::error title=kunion union,file=deploy\/web.yaml,line=15/m);

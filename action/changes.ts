@@ -5,6 +5,8 @@
  * reads them (src/checkout): inside the workspace, never through a link.
  */
 
+import { getOctokit } from "@actions/github";
+import { GitHub } from "@actions/github/lib/utils";
 import {
   allFiles,
   type Candidates,
@@ -41,23 +43,24 @@ export interface Collected {
 export const kubernetesGlobs = (inputs: Inputs, config: KunionConfig): string[] =>
   configuredGlobs(config, [...inputs.manifests, ...inputs.crds, ...inputs.conversions]);
 
+/**
+ * The pull request's files from the API (`pulls.listFiles`, 100 a page,
+ * followed through its Link headers) with @actions/github's client, which
+ * goes through the runner's proxy settings.
+ */
 async function pullRequestFiles(ctx: RunContext, token: string): Promise<{ changes: Change[]; truncated: boolean }> {
+  const [owner = "", repo = ""] = ctx.repository.split("/");
+  const options = { baseUrl: ctx.apiUrl, request: { signal: AbortSignal.timeout(60_000) } };
+  const octokit = token ? getOctokit(token, options) : new GitHub(options);
   const changes: Change[] = [];
-  for (let page = 1; page <= apiPageLimit; page++) {
-    const url = `${ctx.apiUrl}/repos/${ctx.repository}/pulls/${ctx.pullNumber}/files?per_page=100&page=${page}`;
-    const headers: Record<string, string> = {
-      accept: "application/vnd.github+json",
-      "user-agent": "kunion-action",
-      "x-github-api-version": "2022-11-28",
-    };
-    if (token) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(url, { headers, signal: AbortSignal.timeout(30_000) });
-    if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${res.statusText}`);
-    const rows = (await res.json()) as { filename: string; status: string; previous_filename?: string }[];
-    for (const r of rows) if (r.status !== "removed") changes.push({ path: r.filename, from: r.previous_filename });
-    if (rows.length < 100) return { changes, truncated: false };
+  let pages = 0;
+  const params = { owner, repo, pull_number: ctx.pullNumber as number, per_page: 100 };
+  for await (const page of octokit.paginate.iterator(octokit.rest.pulls.listFiles, params)) {
+    for (const r of page.data)
+      if (r.status !== "removed") changes.push({ path: r.filename, from: r.previous_filename });
+    if (++pages >= apiPageLimit) return { changes, truncated: page.data.length === 100 };
   }
-  return { changes, truncated: true };
+  return { changes, truncated: false };
 }
 
 /** The changed files since the base, from git, or else from the files API. */
