@@ -1,6 +1,6 @@
 /**
  * The Kubernetes releases kunion validates for, chosen with
- * `--kubernetes-version` (CLI), `kubernetesVersion` (.kunion.yaml, HTTP) or
+ * `--kubernetes-version` (CLI), `kubernetesVersion` (.kunion.yaml) or
  * the Action's `kubernetes-version` input; the newest by default. What a
  * release changes: the API versions it still serves, and how it words CEL
  * failures.
