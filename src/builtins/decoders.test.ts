@@ -184,3 +184,28 @@ describe("through the CLI", () => {
     ]);
   });
 });
+
+describe("resource.Quantity fields decode with ParseQuantity, from a string or a number", () => {
+  // apimachinery pkg/api/resource/quantity.go: UnmarshalJSON parses a JSON string's content or a number's
+  // text; anything else fails with ErrFormatWrong, which makes the body undecodable.
+  const wrong = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+  const pod = (limits: JsonObject): JsonObject => ({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "p" },
+    spec: { containers: [{ name: "c", image: "busybox", resources: { limits } }] },
+  });
+  it("accepts strings and numbers in every Quantity spelling", () => {
+    expect(said(pod({ cpu: "500m", memory: "1Gi" }))).toEqual([]);
+    expect(said(pod({ cpu: 0.5, memory: 1e9 }))).toEqual([]);
+  });
+  it.each([
+    ["1x", '"1x"'],
+    [[], "[]"],
+    [true, "true"],
+  ])("refuses %j with Go's error, once", (cpu, shown) => {
+    expect(said(pod({ cpu } as JsonObject))).toEqual([
+      `spec.containers[0].resources.limits[cpu]: Invalid value: ${shown}: ${wrong}`,
+    ]);
+  });
+});

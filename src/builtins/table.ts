@@ -12,7 +12,7 @@
  * value, `[T]` a list (`[T]~map:k1,k2`, `~set`, `~atomic` with its list type),
  * `{T}` a map, `#Name` a definition.
  */
-import type { JsonObject, JsonValue } from "../value/index.js";
+import type { JsonObject } from "../value/index.js";
 
 export interface Definition {
   /** Properties and their types. */
@@ -120,8 +120,8 @@ function scalar(token: string): JsonObject {
     case "x":
       return { "x-kubernetes-int-or-string": true, nullable: true };
     case "q":
-      // As the API server's document has resource.Quantity: a string or a number.
-      return { oneOf: [{ type: "string" }, { type: "number" }] satisfies JsonValue[], nullable: true };
+      // resource.Quantity: a string or a number, whatever its UnmarshalJSON accepts (builtins/decoders.ts).
+      return { format: "quantity", nullable: true };
     default:
       return { "x-kubernetes-preserve-unknown-fields": true, nullable: true };
   }

@@ -22,8 +22,11 @@ export const formatKeyword: Keyword = {
     if (typeof format !== "string") return undefined;
     const decode = ctx.decoders && Object.hasOwn(ctx.decoders, format) ? ctx.decoders[format] : undefined;
     if (decode) {
+      // A format without a type (resource.Quantity) decodes any JSON value: Go reads a number's text too.
+      const typed = getKey(schema, "type") !== undefined;
       return (value, loc, run) => {
-        const error = typeof value === "string" ? decode(value) : undefined;
+        const text = typeof value === "string" ? value : typed || value === null ? undefined : JSON.stringify(value);
+        const error = text === undefined ? undefined : decode(text);
         if (error !== undefined) run.sink.push(invalid(toPath(loc), value, error));
         return undefined;
       };
