@@ -239,6 +239,28 @@ describe("the workflow docs/action.md gives to copy", () => {
     expect(upload?.if).toContain("github.event_name != 'pull_request'");
   });
 
+  it("checks a pull request's manifests with the inputs it sets (crds adds to discovery)", async () => {
+    const step = steps.find((s) => s.uses?.startsWith("kunion/kunion"));
+    const inputs = Object.fromEntries(Object.entries(step?.with ?? {}).map(([k, v]) => [k, String(v)]));
+    expect(inputs).toHaveProperty("crds");
+    const repo = repository(
+      {
+        "deploy/web.yaml": example("deployment/live.yaml"),
+        "config/crd/backups.yaml": example("crds/backups.kunion.dev.yaml"),
+      },
+      { "deploy/web.yaml": example("deployment/recreate.yaml") },
+    );
+    const run = await runAction(repo, inputs);
+    expect(run.stdout).toMatch(/kunion: 1 file\(s\) checked/);
+    expect(run.stdout).toMatch(/^::error title=kunion union,file=deploy\/web.yaml,line=15/m);
+    expect(run.status).toBe(1);
+  });
+
+  it("asks for the permissions the Action uses", () => {
+    const perms = (workflow as unknown as { permissions: Record<string, string> }).permissions;
+    expect(perms).toMatchObject({ contents: "read", "pull-requests": "write", "security-events": "write" });
+  });
+
   it("checks out the history the base commit needs", () => {
     expect(steps.find((s) => s.uses?.startsWith("actions/checkout"))?.with).toMatchObject({ "fetch-depth": 0 });
   });

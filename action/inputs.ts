@@ -24,6 +24,8 @@ export interface Inputs {
   annotateOutsideDiff: boolean;
   /** A baseline file of accepted findings (kunion check --write-baseline): only new findings count. */
   baseline: string;
+  /** Post normalization's fixes as a review of suggestions. */
+  suggestFixes: boolean;
   summary: boolean;
   policy?: "kep" | "smd";
   strict?: boolean;
@@ -78,6 +80,7 @@ export function getInputs(): Inputs {
     annotations: flag("annotations", true),
     annotateOutsideDiff: flag("annotate-outside-diff", false),
     baseline: core.getInput("baseline").trim(),
+    suggestFixes: flag("suggest-fixes", true),
     summary: flag("summary", true),
     policy: policy === "" ? undefined : policy,
     strict: strict === "" ? undefined : flag("strict", true),
@@ -96,6 +99,8 @@ export interface RunContext {
   /** The commit whose files the links in the summary point at. */
   headSha: string;
   pullNumber?: number;
+  /** The repository the pull request's head is in (another one for a fork). */
+  headRepository?: string;
   /** The pull request's base commit, or the push's previous commit. */
   baseSha?: string;
 }
@@ -110,7 +115,9 @@ export function readContext(): RunContext {
       core.warning(`the event payload ${env.GITHUB_EVENT_PATH} cannot be read: ${(e as Error).message}`);
     }
   }
-  const pr = payload.pull_request as { number?: number; base?: { sha?: string }; head?: { sha?: string } } | undefined;
+  const pr = payload.pull_request as
+    | { number?: number; base?: { sha?: string }; head?: { sha?: string; repo?: { full_name?: string } } }
+    | undefined;
   const before = typeof payload.before === "string" && !/^0+$/.test(payload.before) ? payload.before : undefined;
   return {
     eventName: env.GITHUB_EVENT_NAME ?? "",
@@ -120,6 +127,7 @@ export function readContext(): RunContext {
     workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
     headSha: pr?.head?.sha ?? env.GITHUB_SHA ?? "HEAD",
     pullNumber: pr ? (pr.number ?? (payload.number as number | undefined)) : undefined,
+    headRepository: pr?.head?.repo?.full_name,
     baseSha: pr ? pr.base?.sha : before,
   };
 }

@@ -10,6 +10,7 @@ import * as core from "@actions/core";
 import { checkCheckout, loadConfig, readBaseline, readInside } from "../src/checkout/index.js";
 import { failsAt, releaseOf, summarize } from "../src/index.js";
 import { collect } from "./changes.js";
+import { fixesMarkdown, postSuggestions, suggestedFixes } from "./fixes.js";
 import { getInputs, readContext } from "./inputs.js";
 import { annotate, summaryText, writeReports } from "./report.js";
 
@@ -42,7 +43,7 @@ export async function main(): Promise<void> {
     const started = Date.now();
     const collected = await collect(inputs, config, ctx);
     const { changed, deleted, problems, notes } = collected;
-    const { findings, lines } = checkCheckout(ctx.workspace, {
+    const { findings, lines, crds, goTypes } = checkCheckout(ctx.workspace, {
       changed,
       deleted,
       problems,
@@ -66,11 +67,19 @@ export async function main(): Promise<void> {
     );
     const failOn = inputs.failOn ?? config.failOn ?? "error";
     const fails = collected.failure !== undefined || failsAt(findings, failOn);
+    // The changed lines, when there is a base to compare with: else every line counts as changed.
+    const diffLines = collected.base && inputs.changedOnly ? lines : undefined;
+    const policy = inputs.policy ?? config.policy ?? "kep";
+    const fixes =
+      inputs.suggestFixes && collected.base
+        ? suggestedFixes(changed, findings, { policy, crds, goTypes, kubernetesVersion, lines: diffLines })
+        : [];
+    const skipped = await postSuggestions(fixes, ctx, inputs.token, policy);
+    if (skipped) notes.push(skipped);
     for (const n of notes) core.notice(n);
     if (inputs.annotations) {
-      // Without a base, or checking every file, every line counts as changed.
       annotate(findings, {
-        lines: collected.base && inputs.changedOnly ? lines : undefined,
+        lines: diffLines,
         outsideDiff: inputs.annotateOutsideDiff,
         used: { error: fails ? 1 : 0, warning: 0, notice: notes.length },
       });
@@ -86,7 +95,8 @@ export async function main(): Promise<void> {
         summary,
         notes: all,
         ctx,
-        lines: collected.base && inputs.changedOnly ? lines : undefined,
+        lines: diffLines,
+        extra: [fixesMarkdown(fixes, policy)],
       });
       await core.summary.addRaw(text).write();
     }

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { actionFindings, brief, commit, kunionCheck, repository, runAction, write } from "./testing.js";
@@ -205,5 +206,101 @@ describe("intended breaks accepted durably", () => {
     expect(action.status).toBe(1);
     expect(action.stdout).toMatch(/^::error title=kunion union/m);
     expect(action.stdout).not.toMatch(/^::error title=kunion stored-version-removed/m);
+  });
+});
+
+describe("fixes as suggestions", () => {
+  const live = readFileSync(join(root, "examples/deployment/live.yaml"), "utf8");
+  const recreate = readFileSync(join(root, "examples/deployment/recreate.yaml"), "utf8");
+
+  /** A local API that records what is posted, answering reviews with `status`. */
+  async function api(status: number) {
+    const posted: { url: string; auth: string; body: Record<string, unknown> }[] = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        posted.push({
+          url: `${req.method} ${req.url}`,
+          auth: req.headers.authorization ?? "",
+          body: JSON.parse(body || "{}"),
+        });
+        res.statusCode = status;
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify(status < 300 ? { id: 1 } : { message: "Resource not accessible by integration" }));
+      });
+    });
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    return {
+      posted,
+      url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+      close: () => server.close(),
+    };
+  }
+
+  it("posts one review whose suggestion removes the stale union member", async () => {
+    const repo = repository({ "deploy/web.yaml": live }, { "deploy/web.yaml": recreate });
+    const server = await api(200);
+    try {
+      const run = await runAction(repo, { token: "t0k" }, repo.baseSha, server.url);
+      expect(server.posted.map((p) => [p.url, p.auth])).toEqual([
+        ["POST /repos/acme/demo/pulls/7/reviews", "token t0k"],
+      ]);
+      const review = server.posted[0]?.body as {
+        commit_id: string;
+        event: string;
+        comments: Record<string, unknown>[];
+      };
+      expect(review).toMatchObject({ commit_id: repo.headSha, event: "COMMENT" });
+      const start = lineOf(recreate, "rollingUpdate:");
+      expect(review.comments).toEqual([
+        {
+          path: "deploy/web.yaml",
+          side: "RIGHT",
+          start_side: "RIGHT",
+          start_line: start,
+          line: start + 2,
+          body: expect.stringMatching(/clears `spec\.strategy\.rollingUpdate`[\s\S]*\n```suggestion\n```$/),
+        },
+      ]);
+      expect(run.summary).toContain("### Suggested fixes (normalization, policy kep)");
+      expect(run.summary).toContain(
+        "```diff\n-    rollingUpdate:\n-      maxSurge: 25%\n-      maxUnavailable: 25%\n```",
+      );
+      expect(run.stdout).not.toContain("not posted as a review");
+    } finally {
+      server.close();
+    }
+  });
+
+  it("on a fork's pull request posts nothing and says so once; the summary shows the fix", async () => {
+    const repo = repository({ "deploy/web.yaml": live }, { "deploy/web.yaml": recreate });
+    const server = await api(200);
+    try {
+      const run = await runAction(repo, { token: "t0k" }, repo.baseSha, server.url, "someone/demo");
+      expect(server.posted).toEqual([]);
+      expect(annotations(run.stdout).filter((l) => l.includes("not posted as a review"))).toEqual([
+        "::notice::1 suggested fix(es) are not posted as a review (a fork's pull request gets a read-only token): they are in the job summary",
+      ]);
+      expect(run.summary).toContain("-    rollingUpdate:");
+    } finally {
+      server.close();
+    }
+  });
+
+  it("with a read-only token, one notice names the permission", async () => {
+    const repo = repository({ "deploy/web.yaml": live }, { "deploy/web.yaml": recreate });
+    const server = await api(403);
+    try {
+      const run = await runAction(repo, { token: "t0k", policy: "smd" }, repo.baseSha, server.url);
+      expect(server.posted).toHaveLength(1);
+      expect(run.stdout).toMatch(
+        /^::notice::1 suggested fix\(es\) are not posted as a review \(the token cannot write reviews \(HTTP 403\): give the job pull-requests: write\)/m,
+      );
+      expect(run.summary).toContain("### Suggested fixes (normalization, policy smd)");
+      expect(run.status).toBe(1);
+    } finally {
+      server.close();
+    }
   });
 });

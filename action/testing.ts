@@ -50,6 +50,7 @@ export async function runAction(
   inputs: Record<string, string> = {},
   baseSha = repo.baseSha,
   apiUrl = "http://127.0.0.1:9",
+  headRepository = "acme/demo",
 ) {
   const { dir, ws } = repo;
   const event = {
@@ -58,7 +59,7 @@ export async function runAction(
     pull_request: {
       number: 7,
       base: { ref: "main", sha: baseSha },
-      head: { ref: "feature", sha: repo.headSha },
+      head: { ref: "feature", sha: repo.headSha, repo: { full_name: headRepository } },
     },
     repository: { full_name: "acme/demo" },
   };

@@ -43,6 +43,9 @@ export interface CheckoutResult {
   found: Finding[];
   /** The changed lines of each changed file. */
   lines: ChangedLines;
+  /** The repository's CRDs and Go types that gave the changed files their schemas. */
+  crds: TextFile[];
+  goTypes: TextFile[];
 }
 
 export function checkCheckout(root: string, change: CheckoutChange): CheckoutResult {
@@ -51,16 +54,17 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
   const lines = new Map(changedLines(changed));
   // A changed file that could not be read is changed as a whole.
   for (const p of change.problems) if (p.file !== undefined && !lines.has(p.file)) lines.set(p.file, "all");
-  const accepted = (found: Finding[]): CheckoutResult => {
+  const accepted = (found: Finding[], crds: { files: TextFile[] }, goTypes: { files: TextFile[] }): CheckoutResult => {
     const files = [
       ...changed.map((f) => ({ path: f.path, text: f.after })),
       ...deleted.filter((d) => !changed.some((c) => c.path === d.path)),
     ];
     const findings = change.acceptance ? accept(found, { ...change.acceptance, config, files }) : found;
-    return { findings, found, lines };
+    return { findings, found, lines, crds: crds.files, goTypes: goTypes.files };
   };
-  if (changed.length === 0 && deleted.length === 0)
-    return accepted(applySeverities([...change.problems], config.rules));
+  if (changed.length === 0 && deleted.length === 0) {
+    return accepted(applySeverities([...change.problems], config.rules), { files: [] }, { files: [] });
+  }
   const crdGlobs = change.crds !== undefined && change.crds.length > 0 ? change.crds : (config.crds ?? []);
   const crds = repositoryCrds(root, crdGlobs, new Set(changed.map((c) => c.path)));
   const goTypes = readGlobbed(root, config.goTypes ?? []);
@@ -85,5 +89,5 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
     }),
     ...removed,
   ];
-  return accepted(placeRemovals(applySeverities(found, config.rules), lines));
+  return accepted(placeRemovals(applySeverities(found, config.rules), lines), crds, goTypes);
 }

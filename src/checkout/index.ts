@@ -26,10 +26,11 @@ export {
   checkRef,
   ensureCommit,
   GitError,
+  type Hunk,
   readAt,
   resolveCommit,
   topLevel,
 } from "./git.js";
-export { type ChangedLines, changedLines, inDiff, onChangedLine, placeRemovals } from "./lines.js";
+export { type ChangedLines, changedLines, inDiff, onChangedLine, placeRemovals, textHunks } from "./lines.js";
 export { knownRules } from "./product.js";
 export { type Acceptance, accept, baselineText, readBaseline, waiverProblems } from "./waivers.js";

@@ -20,18 +20,20 @@ export function changedLines(files: readonly ChangedFile[]): ChangedLines {
   const out = new Map<string, readonly Hunk[] | "all">();
   const compared = files.filter((f) => f.before !== undefined);
   for (const f of files) if (f.before === undefined) out.set(f.path, "all");
-  if (compared.length === 0) return out;
+  const hunks = textHunks(compared.map((f) => ({ before: f.before as string, after: f.after })));
+  for (const [i, f] of compared.entries()) out.set(f.path, hunks[i] ?? []);
+  return out;
+}
+
+/** The hunks between pairs of texts (`git diff --unified=0`, in a scratch folder removed after). */
+export function textHunks(pairs: readonly { before: string; after: string }[]): Hunk[][] {
+  if (pairs.length === 0) return [];
   const folder = mkdtempSync(join(tmpdir(), "kunion-diff-"));
   try {
-    const hunks = hunksBetween(
-      folder,
-      compared.map((f) => ({ before: f.before as string, after: f.after })),
-    );
-    for (const [i, f] of compared.entries()) out.set(f.path, hunks[i] ?? []);
+    return hunksBetween(folder, pairs);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
-  return out;
 }
 
 /** Whether a finding is on a line the change added or modified (a whole-file problem of a changed file counts). */
