@@ -152,6 +152,21 @@ spec:
   });
 });
 
+describe("API versions a release does not serve yet", () => {
+  // kubectl against an older cluster: `no matches for kind "MutatingAdmissionPolicy" in version
+  // "admissionregistration.k8s.io/v1"` (apimachinery pkg/api/meta/errors.go NoKindMatchError); the kind went GA in 1.36.
+  const policy =
+    "apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicy\nmetadata: {name: m}\nspec: {}\n";
+  it("is an error naming the first release that serves it, and passes on that release", () => {
+    const older = kunion({ "m.yaml": policy }, "validate", "--kubernetes-version", "1.34", "@m.yaml");
+    expect(older.code).toBe(1);
+    expect(older.stdout.trim()).toBe(
+      'm.yaml:1:1: error schema: apiVersion: No schema known: no matches for kind "MutatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1": served from Kubernetes 1.36',
+    );
+    expect(kunion({ "m.yaml": policy }, "validate", "--kubernetes-version", "1.36", "@m.yaml").code).toBe(0);
+  });
+});
+
 describe("names per kind, as each kind's name validation in the API server", () => {
   const object = (apiVersion: string, kind: string, name: string) =>
     `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: {name: "${name}"}\n`;

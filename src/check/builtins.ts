@@ -14,6 +14,8 @@ import {
   defaultRelease,
   type KubernetesRelease,
   kindSchema,
+  kubernetesReleases,
+  minorOf,
   nameRuleFor,
   type OpenAPIDocument,
   releaseTable,
@@ -60,6 +62,22 @@ export function releaseSchemas(release: KubernetesRelease): { schemas: BuiltinSc
   const own = byRelease.get(release);
   if (own) return { schemas: own, carried: true };
   return { schemas: releaseSchemas(defaultRelease).schemas, carried: false };
+}
+
+/**
+ * A built-in kind the chosen release does not serve but a later one does
+ * (MutatingAdmissionPolicy in admissionregistration.k8s.io/v1 before 1.36):
+ * kubectl's `no matches for kind`, naming the first release that serves it.
+ * Only releases this build carries are looked at.
+ */
+export function servedLater(apiVersion: string, kind: string, release: KubernetesRelease): Finding | undefined {
+  const later = kubernetesReleases.find(
+    (r) =>
+      minorOf(r) > minorOf(release) && releaseSchemas(r).carried && releaseSchemas(r).schemas.has(apiVersion, kind),
+  );
+  if (later === undefined) return undefined;
+  const detail = `no matches for kind "${kind}" in version "${apiVersion}": served from Kubernetes ${tableRelease(later)}`;
+  return finding({ type: "SchemaMissing", path: ["apiVersion"], detail, rule: "schema" });
 }
 
 export interface BuiltinValidateOptions {

@@ -7,7 +7,7 @@ import type { SourceDocument } from "../source/index.js";
 import { type NormalizeOptions, type NormalizeResult, normalize, validateUnions } from "../unions/index.js";
 import { validateObjectMetadata, validateWithSchema, WorkBudget, withWorkBudget } from "../validate/index.js";
 import { displayText, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
-import { type BuiltinSchemas, notCarried, releaseSchemas, validateBuiltinObject } from "./builtins.js";
+import { type BuiltinSchemas, notCarried, releaseSchemas, servedLater, validateBuiltinObject } from "./builtins.js";
 import { type Catalog, isSchemaDocument } from "./catalog.js";
 
 /** A Kubernetes object read from a document, with what identifies it across revisions. */
@@ -167,6 +167,11 @@ export function validateObject(
     (builtin.schemas.has(apiVersion, kind) ? { kind: "builtin" as const, unions: undefined } : undefined);
   const removed = target?.kind === "crd" ? undefined : removedApiFinding(apiVersion, kind, release);
   if (removed) return [removed];
+  const notYet =
+    target?.kind !== "crd" && builtin.carried && !options.builtinSchemas && !builtin.schemas.has(apiVersion, kind)
+      ? servedLater(apiVersion, kind, release)
+      : undefined;
+  if (notYet) return [notYet];
   if (!target) {
     const detail = `${apiVersion}, Kind=${kind} (give its CRD to check it)`;
     return [finding({ type: "SchemaMissing", path: ["kind"], detail, rule: "schema-missing", severity: "notice" })];
