@@ -129,4 +129,35 @@ describe("a hostile pull request", () => {
     expect(action.status).toBe(1);
     expect(action.out).toMatch(/2 file\(s\) checked/);
   });
+
+  it("a baseline linked to a secret file, or outside the checkout, is refused and nothing of it is printed", async () => {
+    const secret = secretFile();
+    const linked = await bothFaces(
+      {},
+      {
+        ".kunion.yaml": "baseline: kunion-baseline.json\n",
+        "kunion-baseline.json": { link: secret },
+        "web.yaml": recreate,
+      },
+    );
+    expect(linked.action.status).toBe(1);
+    expect(linked.action.out).toContain(
+      "::error::kunion: the baseline kunion-baseline.json is a symbolic link: not followed",
+    );
+    expect(linked.cli.code).toBe(2);
+    expect(linked.cli.out).toContain("kunion: baseline kunion-baseline.json: is a symbolic link: not followed");
+    const outside = await bothFaces({}, { "web.yaml": recreate }, { baseline: secret });
+    expect(outside.action.status).toBe(1);
+    expect(outside.action.out).toContain(`the baseline ${secret} is outside the checkout: not read`);
+    for (const out of [linked.action.out, linked.cli.out, outside.action.out]) expect(out).not.toContain("SECRET");
+  });
+
+  it("a waiver's reason is data: it cannot start a workflow command or break the summary", async () => {
+    const config = 'waivers:\n  - rule: union\n    reason: "ok\\n::error file=x::forged <img src=x>"\n';
+    const { action, cli } = await bothFaces({ "web.yaml": live }, { "web.yaml": recreate, ".kunion.yaml": config });
+    expect(cli.code).toBe(0);
+    expect(action.status).toBe(0);
+    expect(action.stdout).not.toMatch(/^::error file=x/m);
+    expect(action.summary).not.toContain("<img");
+  });
 });
