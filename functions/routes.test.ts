@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
+import "../src/builtins/all-releases.js";
 import { createApp } from "./app.js";
 import { startServer } from "./node-server.js";
 import { serverBundle } from "./test-bundle.js";
@@ -278,6 +279,34 @@ describe("POST /v1/admit: the mutating admission webhook", () => {
     const other = await post("/v1/admit", { ...admissionReview("CREATE", live), kind: "ConversionReview" });
     expect(other.status).toBe(400);
     expect((await json(other)).field).toBe("kind");
+  });
+});
+
+describe("POST /v1/validate: the Kubernetes release", () => {
+  // MutatingAdmissionPolicy is served in admissionregistration.k8s.io/v1 from 1.36 on.
+  const policy = {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "MutatingAdmissionPolicy",
+    metadata: { name: "m" },
+    spec: {},
+  };
+  it("options.kubernetesVersion chooses the release, as --kubernetes-version does", async () => {
+    const newest = await json(await post("/v1/validate", { object: policy }));
+    expect(newest.valid).toBe(true);
+    // Registered above, as functions/node.ts does for the Node server.
+    const older = await json(await post("/v1/validate", { object: policy, options: { kubernetesVersion: "1.34" } }));
+    expect(older.valid).toBe(false);
+    expect(older.findings.map((f: { message: string }) => f.message)).toEqual([
+      'apiVersion: No schema known: no matches for kind "MutatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1": served from Kubernetes 1.36',
+    ]);
+  });
+  it("a release kunion does not know is a 422 naming the field", async () => {
+    const res = await post("/v1/validate", { object: policy, options: { kubernetesVersion: "1.20" } });
+    expect(res.status).toBe(422);
+    expect(await json(res)).toEqual({
+      error: 'kubernetesVersion must be one of 1.32, 1.33, 1.34, 1.35, 1.36, not "1.20"',
+      field: "options.kubernetesVersion",
+    });
   });
 });
 

@@ -100,7 +100,11 @@ describe("architecture", () => {
   it("the faces import the core only through src/index.ts (and the Action the checkout's index)", () => {
     for (const file of [...sources("functions"), ...sources("action")]) {
       for (const spec of importsOf(file).filter((s) => s.includes("src/"))) {
-        const allowedHere = file.startsWith("action/") ? /\/src\/(index|checkout\/index)\.js$/ : /\/src\/index\.js$/;
+        // builtins/all-releases.js only registers the non-default releases' tables: the Node faces
+        // import it for its effect, the Worker leaves it out (its 1 MiB bundle limit).
+        const allowedHere = file.startsWith("action/")
+          ? /\/src\/(index|checkout\/index|builtins\/all-releases)\.js$/
+          : /\/src\/(index|builtins\/all-releases)\.js$/;
         expect(spec, file).toMatch(allowedHere);
       }
     }

@@ -8,6 +8,7 @@ import {
   findingToJson,
   type JsonObject,
   normalize,
+  releaseOf,
   validateNormalizeRequest,
   validateObject,
   validateValidateRequest,
@@ -23,8 +24,12 @@ export function validateRoute(app: Hono, ctx: RouteContext): void {
     const many = Array.isArray(body.objects);
     const objects = (many ? body.objects : [body.object]) as JsonObject[];
     const oldObject = (body.oldObject ?? undefined) as JsonObject | undefined;
-    const options = (body.options ?? {}) as { ratcheting?: boolean; strict?: boolean };
+    const options = (body.options ?? {}) as { ratcheting?: boolean; strict?: boolean; kubernetesVersion?: unknown };
     const unknownFields = options.strict === false ? "warning" : "error";
+    const release = options.kubernetesVersion === undefined ? undefined : releaseOf(options.kubernetesVersion);
+    if (release && "error" in release) {
+      throw new RequestError(422, "options.kubernetesVersion", `kubernetesVersion ${release.error}`);
+    }
     const budget = new Budget(ctx.budgetMs);
     const findings: Finding[] = [];
     objects.forEach((object, i) => {
@@ -36,6 +41,7 @@ export function validateRoute(app: Hono, ctx: RouteContext): void {
         oldObject: old,
         ratcheting: options.ratcheting !== false,
         unknownFields,
+        kubernetesVersion: release?.release,
       });
       findings.push(...found.map((f) => (many ? { ...f, document: i } : f)));
     });

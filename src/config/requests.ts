@@ -28,7 +28,12 @@ export const validateRequestSchema = {
     options: {
       type: "object",
       additionalProperties: false,
-      properties: { ratcheting: { type: "boolean" }, strict: { type: "boolean" } },
+      properties: {
+        ratcheting: { type: "boolean" },
+        strict: { type: "boolean" },
+        // A release as "1.34"; a YAML body's unquoted 1.34 reads as a number.
+        kubernetesVersion: { type: ["string", "number"] },
+      },
     },
   },
   anyOf: [{ required: ["object"] }, { required: ["objects"] }],
