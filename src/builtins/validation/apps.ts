@@ -19,8 +19,8 @@ import {
   labelSelectorAsSelector,
   nonNegative,
   nonNegativeAt,
-  notSupported,
   objectAt,
+  oneOf,
   optionalIntAt,
   required,
   type Selector,
@@ -35,15 +35,18 @@ import { validatePodSpec } from "./pod.js";
 const spec = ["spec"];
 const templatePath = child(spec, "template");
 
-/** Pod restart policies the schema's enum allows; other values are the enum's to report. */
-const restartPolicies = new Set(["Always", "OnFailure", "Never"]);
-
-/** A controller's pods restart forever: `restartPolicy` must be (or default to) Always. */
+/**
+ * A controller's pods restart forever: `restartPolicy` must be (or default
+ * to) Always. The pod spec's own check is not repeated at the same path
+ * (validatePodSpec's workloadChecksRestartPolicy).
+ */
 export function restartAlways(template: JsonObject | undefined, templateAt: FieldPath): Finding[] {
-  const policy = stringAt(objectAt(template, "spec"), "restartPolicy");
-  if (policy === undefined || policy === "" || policy === "Always" || !restartPolicies.has(policy)) return [];
-  return [notSupported(child(templateAt, "spec", "restartPolicy"), policy, ["Always"], asError)];
+  return oneOf(objectAt(template, "spec"), "restartPolicy", child(templateAt, "spec"), ["Always"]);
 }
+
+/** The pod spec of a controller's template, whose restartPolicy the controller checks. */
+export const controllerPodSpec = (podSpec: JsonObject, at: FieldPath): Finding[] =>
+  validatePodSpec(podSpec, at, { workloadChecksRestartPolicy: true });
 
 /** The template's labels must be selected by the controller's selector (an empty selector selects all). */
 function selectorMatchesTemplate(selector: Selector, template: JsonObject | undefined, at: FieldPath): Finding[] {
@@ -79,7 +82,7 @@ function replicaSetTemplate(s: JsonObject, selector: Selector, controller: strin
   const template = objectAt(s, "template");
   const out = selectorMatchesTemplate(selector, template, templatePath);
   const podSpec = objectAt(template, "spec");
-  if (podSpec !== undefined) out.push(...validatePodSpec(podSpec, child(templatePath, "spec")));
+  if (podSpec !== undefined) out.push(...controllerPodSpec(podSpec, child(templatePath, "spec")));
   out.push(...restartAlways(template, templatePath));
   if (isSet(podSpec, "activeDeadlineSeconds"))
     out.push(
@@ -160,7 +163,7 @@ export function validateDaemonSet(object: JsonObject): Finding[] {
   if (converted === "everything" && selector !== undefined)
     out.push(invalid(child(spec, "selector"), selector, "empty selector is invalid for daemonset", asError));
   const podSpec = objectAt(template, "spec");
-  if (podSpec !== undefined) out.push(...validatePodSpec(podSpec, child(templatePath, "spec")));
+  if (podSpec !== undefined) out.push(...controllerPodSpec(podSpec, child(templatePath, "spec")));
   out.push(...restartAlways(template, templatePath));
   if (isSet(podSpec, "activeDeadlineSeconds"))
     out.push(
@@ -202,7 +205,19 @@ export function validateDaemonSet(object: JsonObject): Finding[] {
 export function validateStatefulSet(object: JsonObject): Finding[] {
   const s = objectAt(object, "spec");
   if (s === undefined) return [];
-  const out = [...nonNegativeAt(s, "replicas", spec), ...nonNegativeAt(s, "minReadySeconds", spec)];
+  const out: Finding[] = [];
+  // An unset policy is defaulted to OrderedReady.
+  const podManagement = stringAt(s, "podManagementPolicy");
+  if (podManagement && podManagement !== "OrderedReady" && podManagement !== "Parallel")
+    out.push(
+      invalid(child(spec, "podManagementPolicy"), podManagement, "must be 'OrderedReady' or 'Parallel'", asError),
+    );
+  // ValidatePersistentVolumeClaimRetentionPolicy: each unset rule is defaulted to Retain.
+  const retention = objectAt(s, "persistentVolumeClaimRetentionPolicy");
+  const retentionAt = child(spec, "persistentVolumeClaimRetentionPolicy");
+  for (const key of ["whenDeleted", "whenScaled"])
+    out.push(...oneOf(retention, key, retentionAt, ["Retain", "Delete"]));
+  out.push(...nonNegativeAt(s, "replicas", spec), ...nonNegativeAt(s, "minReadySeconds", spec));
   const start = optionalIntAt(objectAt(s, "ordinals"), "start");
   out.push(...nonNegative(start, child(spec, "ordinals.start")));
   const rolling = objectAt(objectAt(s, "updateStrategy"), "rollingUpdate");

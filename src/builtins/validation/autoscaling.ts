@@ -15,8 +15,10 @@ import {
   invalid,
   invalidEach,
   isSet,
+  notSupported,
   objectAt,
   objectItems,
+  oneOf,
   optionalIntAt,
   required,
   requiredIfEmpty,
@@ -214,6 +216,8 @@ function validateBehavior(behavior: JsonObject | undefined, at: FieldPath): Find
     const rules = objectAt(behavior, direction);
     if (rules === undefined) continue;
     const rulesAt = child(at, direction);
+    // validSelectPolicyTypes and validPolicyTypes, as sets.List prints them.
+    out.push(...oneOf(rules, "selectPolicy", rulesAt, ["Disabled", "Max", "Min"]));
     const window = optionalIntAt(rules, "stabilizationWindowSeconds");
     if (window !== undefined && window < 0)
       out.push(
@@ -234,6 +238,9 @@ function validateBehavior(behavior: JsonObject | undefined, at: FieldPath): Find
       out.push(required(child(rulesAt, "policies"), "must specify at least one Policy", asError));
     for (const [i, policy] of objectItems(rules, "policies")) {
       const policyAt = child(rulesAt, "policies", i);
+      const type = stringAt(policy, "type");
+      if (type !== undefined && type !== "" && type !== "Pods" && type !== "Percent")
+        out.push(notSupported(child(policyAt, "type"), type, ["Percent", "Pods"], asError));
       const value = optionalIntAt(policy, "value") ?? 0;
       const period = optionalIntAt(policy, "periodSeconds") ?? 0;
       if (value <= 0) out.push(invalid(child(policyAt, "value"), value, "must be greater than zero", asError));

@@ -1,6 +1,7 @@
 /**
  * batch/v1 Jobs and CronJobs (pkg/apis/batch/validation/validation.go):
- * validateJobSpec with its restart-policy rule, the selector a Job's
+ * validateJobSpec with its restart-policy rule and enums (completionMode,
+ * podReplacementPolicy, validateConcurrencyPolicy), the selector a Job's
  * strategy generates (validateGeneratedSelector), and validateCronJobSpec
  * (schedule syntax through robfig/cron, timeZone, history limits).
  */
@@ -14,7 +15,9 @@ import {
   isSet,
   labelSelectorAsSelector,
   nonNegativeAt,
+  notSupported,
   objectAt,
+  oneOf,
   optionalIntAt,
   required,
   selectorMatches,
@@ -43,6 +46,8 @@ function validateJobSpec(s: JsonObject, path: FieldPath): Finding[] {
     out.push(...nonNegativeAt(s, key, path));
   if (isSet(s, "maxFailedIndexes") && !isSet(s, "backoffLimitPerIndex"))
     out.push(required(child(path, "backoffLimitPerIndex"), "when maxFailedIndexes is specified", asError));
+  out.push(...oneOf(s, "completionMode", path, ["NonIndexed", "Indexed"]));
+  out.push(...validatePodReplacementPolicy(s, path));
   const mode = stringAt(s, "completionMode");
   if (mode === "Indexed") {
     if (!isSet(s, "completions"))
@@ -66,14 +71,23 @@ function validateJobSpec(s: JsonObject, path: FieldPath): Finding[] {
   const template = objectAt(s, "template");
   const templateAt = child(path, "template");
   const podSpec = objectAt(template, "spec");
-  if (podSpec !== undefined) out.push(...validatePodSpec(podSpec, child(templateAt, "spec")));
+  if (podSpec !== undefined)
+    out.push(...validatePodSpec(podSpec, child(templateAt, "spec"), { workloadChecksRestartPolicy: true }));
   // An unset restartPolicy is defaulted to Always (SetDefaults_PodSpec), which a Job's pods may not have.
   const policy = stringAt(podSpec, "restartPolicy");
   const policyAt = child(templateAt, "spec", "restartPolicy");
   if (policy === "" || policy === "Always") out.push(required(policyAt, 'valid values: "OnFailure", "Never"', asError));
+  else if (policy !== undefined && policy !== "OnFailure" && policy !== "Never")
+    out.push(notSupported(policyAt, policy, ["OnFailure", "Never"], asError));
   else if (policy === "OnFailure" && isSet(s, "podFailurePolicy"))
     out.push(invalid(policyAt, policy, 'only "Never" is supported when podFailurePolicy is specified', asError));
   return out;
+}
+
+/** validatePodReplacementPolicy: with a pod failure policy, only Failed. */
+function validatePodReplacementPolicy(s: JsonObject, path: FieldPath): Finding[] {
+  if (!isSet(s, "podFailurePolicy")) return oneOf(s, "podReplacementPolicy", path, ["Failed", "TerminatingOrFailed"]);
+  return oneOf(s, "podReplacementPolicy", path, ["Failed"]);
 }
 
 /** The labels the Job strategy puts on the pod template, and its generated selector selects. */
@@ -173,6 +187,8 @@ export function validateCronJob(object: JsonObject): Finding[] {
       );
   }
   out.push(...nonNegativeAt(s, "startingDeadlineSeconds", path));
+  // validateConcurrencyPolicy; an unset policy is defaulted to Allow.
+  out.push(...oneOf(s, "concurrencyPolicy", path, ["Allow", "Forbid", "Replace"]));
   const zone = getKey(s, "timeZone");
   if (typeof zone === "string") out.push(...validateTimeZone(zone, child(path, "timeZone")));
   const jobSpec = objectAt(objectAt(s, "jobTemplate"), "spec");

@@ -123,6 +123,23 @@ export function portNumOrName(value: JsonValue | undefined, path: FieldPath): Fi
   return isValidPortNum(n).map((m) => invalid(path, n, m, asError));
 }
 
+/**
+ * An enum the API server checks by hand: NotSupported listing `supported` in
+ * the order the source gives them (sorted where it uses sets.List). An empty
+ * or absent value is left alone: the server defaults it first, or the schema
+ * requires it.
+ */
+export function oneOf(
+  o: JsonObject | undefined,
+  key: string,
+  path: FieldPath,
+  supported: readonly string[],
+): Finding[] {
+  const value = stringAt(o, key);
+  if (value === undefined || value === "" || supported.includes(value)) return [];
+  return [notSupported(child(path, key), value, supported, asError)];
+}
+
 /** Each of `errs` as Invalid at `path` with `value` (the `for _, msg := range …` idiom). */
 export const invalidEach = (path: FieldPath, value: unknown, errs: readonly string[]): Finding[] =>
   errs.map((m) => invalid(path, value, m, asError));

@@ -1,6 +1,7 @@
 /**
  * core/v1 kinds other than the pod spec itself (pkg/apis/core/validation/validation.go):
- * ValidateService and validateServicePort, ValidateConfigMap, ValidateSecret,
+ * ValidateService and validateServicePort, the persistent volume and claim
+ * specs, ValidateConfigMap, ValidateSecret,
  * and the pod-holding kinds (Pod, PodTemplate, ReplicationController), whose
  * pod spec is pod.ts's.
  */
@@ -9,7 +10,7 @@ import { finding } from "../../findings/index.js";
 import { byteLength, isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
-import { restartAlways } from "./apps.js";
+import { controllerPodSpec, restartAlways } from "./apps.js";
 import {
   asError,
   duplicate,
@@ -21,8 +22,10 @@ import {
   isValidPortNum,
   listAt,
   nonNegativeAt,
+  notSupported,
   objectAt,
   objectItems,
+  oneOf,
   portNumOrName,
   required,
   stringAt,
@@ -30,7 +33,7 @@ import {
   templateLabels,
   validateLabels,
 } from "./common.js";
-import { validatePodSpec } from "./pod.js";
+import { portProtocols, validatePodSpec } from "./pod.js";
 
 export function validatePod(object: JsonObject): Finding[] {
   const s = objectAt(object, "spec");
@@ -65,7 +68,7 @@ export function validateReplicationController(object: JsonObject): Finding[] {
       ),
     );
   const podSpec = objectAt(template, "spec");
-  if (podSpec !== undefined) out.push(...validatePodSpec(podSpec, child(templateAt, "spec")));
+  if (podSpec !== undefined) out.push(...controllerPodSpec(podSpec, child(templateAt, "spec")));
   out.push(...restartAlways(template, templateAt));
   return out;
 }
@@ -81,6 +84,17 @@ export function validateService(object: JsonObject): Finding[] {
   const out: Finding[] = [];
   const type = stringAt(s, "type") || "ClusterIP";
   const ports = objectItems(s, "ports");
+  // Unset, both are defaulted (ClusterIP, None).
+  out.push(...oneOf(s, "type", spec, ["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"]));
+  out.push(...oneOf(s, "sessionAffinity", spec, ["ClientIP", "None"]));
+  if (type !== "ExternalName") {
+    out.push(...oneOf(s, "ipFamilyPolicy", spec, ["PreferDualStack", "RequireDualStack", "SingleStack"]));
+    listAt(s, "ipFamilies").forEach((family, i) => {
+      if (typeof family === "string" && family !== "IPv4" && family !== "IPv6")
+        out.push(notSupported(child(spec, "ipFamilies", i), family, ["IPv4", "IPv6"], asError));
+    });
+  }
+  out.push(...oneOf(s, "internalTrafficPolicy", spec, ["Cluster", "Local"]));
   if (listAt(s, "ports").length === 0 && !isHeadless(s) && type !== "ExternalName")
     out.push(required(child(spec, "ports"), "", asError));
   switch (type) {
@@ -158,6 +172,7 @@ export function validateService(object: JsonObject): Finding[] {
         asError,
       ),
     );
+  else if (externallyAccessible) out.push(...oneOf(s, "externalTrafficPolicy", spec, ["Cluster", "Local"]));
   return out;
 }
 
@@ -179,10 +194,55 @@ function validateServicePort(port: JsonObject, requireName: boolean, names: Set<
   if (!unset) out.push(...portNumOrName(target, child(path, "targetPort")));
   else if (number !== undefined && Object.hasOwn(port, "port"))
     out.push(...invalidEach(child(path, "targetPort"), number, isValidPortNum(number)));
+  // An unset protocol is defaulted to TCP.
+  out.push(...oneOf(port, "protocol", path, portProtocols));
   const appProtocol = stringAt(port, "appProtocol");
   if (appProtocol !== undefined && isSet(port, "appProtocol"))
     out.push(...invalidEach(child(path, "appProtocol"), appProtocol, isQualifiedName(appProtocol)));
   return out;
+}
+
+// ---------------------------------------------------------------------------
+// Persistent volumes and claims
+
+const accessModes = ["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"];
+const volumeModes = ["Block", "Filesystem"];
+
+/** The access modes of a claim or a volume: at least one, each supported, ReadWriteOncePod alone. */
+function validateAccessModes(s: JsonObject, path: FieldPath, detail: string): Finding[] {
+  const at = child(path, "accessModes");
+  const modes = listAt(s, "accessModes").filter((m): m is string => typeof m === "string");
+  if (listAt(s, "accessModes").length === 0) return [required(at, detail, asError)];
+  const out: Finding[] = [];
+  for (const mode of modes) if (!accessModes.includes(mode)) out.push(notSupported(at, mode, accessModes, asError));
+  const others = modes.some((m) => m !== "ReadWriteOncePod" && accessModes.includes(m));
+  if (modes.includes("ReadWriteOncePod") && others)
+    out.push(forbidden(at, "may not use ReadWriteOncePod with other access modes", asError));
+  return out;
+}
+
+/** ValidatePersistentVolumeClaimSpec's required fields and enums. */
+export function validatePersistentVolumeClaim(object: JsonObject): Finding[] {
+  const s = objectAt(object, "spec");
+  if (s === undefined) return [];
+  const spec = ["spec"];
+  const out = validateAccessModes(s, spec, "at least 1 access mode is required");
+  if (!isSet(objectAt(objectAt(s, "resources"), "requests"), "storage"))
+    out.push(required(child(spec, "resources", { key: "storage" }), "", asError));
+  out.push(...oneOf(s, "volumeMode", spec, volumeModes));
+  return out;
+}
+
+/** ValidatePersistentVolumeSpec's access modes and enums (the volume source is the union's). */
+export function validatePersistentVolume(object: JsonObject): Finding[] {
+  const s = objectAt(object, "spec");
+  if (s === undefined) return [];
+  const spec = ["spec"];
+  return [
+    ...validateAccessModes(s, spec, ""),
+    ...oneOf(s, "persistentVolumeReclaimPolicy", spec, ["Delete", "Recycle", "Retain"]),
+    ...oneOf(s, "volumeMode", spec, volumeModes),
+  ];
 }
 
 // ---------------------------------------------------------------------------

@@ -5,8 +5,10 @@
  * group, and the warnings it sends with an accepted object
  * (pkg/api/pod/warnings.go). Run after the schema, on objects as written:
  * where the server would first default a field, these rules apply its
- * default. Enums, required fields the schema marks, and the one-of rules of
- * the union registry are reported there, not here.
+ * default. Kubernetes' published schemas carry no enums: the enum-like
+ * fields the server checks by hand are checked here. Required fields the
+ * schema marks, and the one-of rules of the union registry, are reported
+ * there, not here.
  * Imports findings, path, names, value and go.
  */
 import type { Finding } from "../../findings/index.js";
@@ -16,6 +18,8 @@ import { validateHorizontalPodAutoscaler } from "./autoscaling.js";
 import { validateCronJob, validateJob } from "./batch.js";
 import {
   validateConfigMap,
+  validatePersistentVolume,
+  validatePersistentVolumeClaim,
   validatePod,
   validatePodTemplate,
   validateReplicationController,
@@ -36,6 +40,8 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
     "v1/Service": validateService,
     "v1/ConfigMap": validateConfigMap,
     "v1/Secret": validateSecret,
+    "v1/PersistentVolumeClaim": validatePersistentVolumeClaim,
+    "v1/PersistentVolume": validatePersistentVolume,
     "apps/v1/Deployment": validateDeployment,
     "apps/v1/ReplicaSet": validateReplicaSet,
     "apps/v1/DaemonSet": validateDaemonSet,

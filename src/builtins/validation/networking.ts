@@ -2,7 +2,7 @@
  * networking.k8s.io/v1 (pkg/apis/networking/validation/validation.go):
  * Ingress rules, paths and service backends (ValidateIngressSpec,
  * validateIngressRules, validateHTTPIngressPath, validateIngressBackend) and
- * NetworkPolicy ports and peers (ValidateNetworkPolicySpec,
+ * NetworkPolicy ports, peers and policy types (ValidateNetworkPolicySpec,
  * ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer). Which of a
  * backend's `service` or `resource` is set is the union registry's.
  */
@@ -19,8 +19,10 @@ import {
   isValidPortName,
   isValidPortNum,
   listAt,
+  notSupported,
   objectAt,
   objectItems,
+  oneOf,
   optionalIntAt,
   required,
   requiredIfEmpty,
@@ -86,9 +88,9 @@ export function validateIngress(object: JsonObject): Finding[] {
   return out;
 }
 
-/** validateHTTPIngressPath; an unknown pathType is the schema's enum, and then the path is not judged. */
+/** validateHTTPIngressPath; under an unknown pathType the path is not judged. */
 function validateHTTPIngressPath(p: JsonObject, at: FieldPath): Finding[] {
-  const out: Finding[] = [];
+  const out = oneOf(p, "pathType", at, ["Exact", "ImplementationSpecific", "Prefix"]);
   const pathType = stringAt(p, "pathType");
   const path = stringAt(p, "path");
   if (path !== undefined) {
@@ -147,12 +149,20 @@ export function validateNetworkPolicy(object: JsonObject): Finding[] {
       for (const [j, peer] of objectItems(rule, peers)) out.push(...validatePeer(peer, child(at, peers, j)));
     }
   }
+  const policyTypes = listAt(s, "policyTypes");
+  if (policyTypes.length > 2)
+    out.push(invalid(child(spec, "policyTypes"), policyTypes, "may not specify more than two policyTypes", asError));
+  else
+    policyTypes.forEach((type, i) => {
+      if (typeof type === "string" && type !== "Ingress" && type !== "Egress")
+        out.push(notSupported(child(spec, "policyTypes", i), type, ["Ingress", "Egress"], asError));
+    });
   return out;
 }
 
 /** ValidateNetworkPolicyPort: a port number or name, and an end port only after a number. */
 function validatePort(port: JsonObject, at: FieldPath): Finding[] {
-  const out: Finding[] = [];
+  const out = oneOf(port, "protocol", at, ["TCP", "UDP", "SCTP"]);
   const value = getKey(port, "port");
   const endPort = optionalIntAt(port, "endPort");
   if (typeof value === "number" && Number.isInteger(value)) {

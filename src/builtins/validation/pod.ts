@@ -7,12 +7,14 @@
  * ValidateVolumeMounts, validateResourceRequirements, the probes), plus the
  * warnings of pkg/api/pod/warnings.go about container ports.
  *
- * Left to others: the one-of rules of volume sources, probe and lifecycle
- * handlers and env sources (unions/wording.ts), and enums and required fields
- * the OpenAPI schema states (protocol, restartPolicy, dnsPolicy, …).
+ * The enum-like fields (restartPolicy, dnsPolicy, imagePullPolicy, port
+ * protocols, tolerations, …) are checked here: Kubernetes' published schemas
+ * carry no enums, the API server checks them by hand. Left to others: the
+ * one-of rules of volume sources, probe and lifecycle handlers, env sources,
+ * seccomp and AppArmor profiles (unions/wording.ts).
  */
 import type { Finding } from "../../findings/index.js";
-import { isDNS1123Label } from "../../names/index.js";
+import { isDNS1123Label, isQualifiedName, isValidLabelValue } from "../../names/index.js";
 import { child, type FieldPath, formatPath } from "../../path/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
 import {
@@ -28,8 +30,10 @@ import {
   isValidPortNum,
   nonNegativeAt,
   notFound,
+  notSupported,
   objectAt,
   objectItems,
+  oneOf,
   optionalIntAt,
   portNumOrName,
   required,
@@ -39,8 +43,20 @@ import {
 } from "./common.js";
 import { validateContainerResources } from "./resources.js";
 
+/** Pod restart policies, in validateRestartPolicy's order. */
+const restartPolicies = ["Always", "OnFailure", "Never"];
+
+export interface PodSpecOptions {
+  /**
+   * The workload holding the template checks `restartPolicy` against its own,
+   * narrower list at the same path (Jobs: OnFailure or Never; controllers:
+   * Always): that finding is reported, not the pod's own as well.
+   */
+  workloadChecksRestartPolicy?: boolean;
+}
+
 /** ValidatePodSpec at `path` (`spec`, `spec.template.spec`, …). */
-export function validatePodSpec(spec: JsonObject, path: FieldPath): Finding[] {
+export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodSpecOptions = {}): Finding[] {
   const out: Finding[] = [];
   const volumes = validateVolumes(spec, child(path, "volumes"), out);
   const containers = objectItems(spec, "containers");
@@ -74,6 +90,8 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath): Finding[] {
       else if (name !== "") names.add(name);
     }
     out.push(...hostPortConflicts([[i, ctr]], child(path, "initContainers")));
+    // validateInitContainerRestartPolicy: a sidecar's restartPolicy may only be Always.
+    out.push(...oneOf(ctr, "restartPolicy", at, ["Always"]));
     if (stringAt(ctr, "restartPolicy") === "Always") out.push(...validateProbes(ctr, at));
     else {
       for (const key of ["lifecycle", "livenessProbe", "readinessProbe", "startupProbe"])
@@ -103,9 +121,12 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath): Finding[] {
     }
   }
 
+  if (!options.workloadChecksRestartPolicy) out.push(...oneOf(spec, "restartPolicy", path, restartPolicies));
+  out.push(...oneOf(spec, "dnsPolicy", path, ["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"]));
   const deadline = optionalIntAt(spec, "activeDeadlineSeconds");
   if (deadline !== undefined && (deadline < 1 || deadline > 2147483647))
     out.push(invalid(child(path, "activeDeadlineSeconds"), deadline, inclusiveRangeError(1, 2147483647), asError));
+  out.push(...validateTolerations(spec, child(path, "tolerations")));
   out.push(...portWarnings(spec, path));
   return out;
 }
@@ -144,8 +165,10 @@ function validateContainerCommon(
   else if (name !== undefined) out.push(...invalidEach(child(path, "name"), name, isDNS1123Label(name)));
   // The image is required of every container, in pod templates too (the OpenAPI schema does not say so).
   if (stringAt(ctr, "image") === "") out.push(required(child(path, "image"), "", asError));
+  out.push(...oneOf(ctr, "terminationMessagePolicy", path, ["File", "FallbackToLogsOnError"]));
   out.push(...validateContainerPorts(ctr, child(path, "ports")));
   out.push(...validateVolumeMounts(ctr, child(path, "volumeMounts"), volumes));
+  out.push(...oneOf(ctr, "imagePullPolicy", path, ["Always", "IfNotPresent", "Never"]));
   const resources = objectAt(ctr, "resources");
   if (resources !== undefined) out.push(...validateContainerResources(resources, child(path, "resources")));
   return out;
@@ -172,6 +195,55 @@ function validateContainerPorts(ctr: JsonObject, path: FieldPath): Finding[] {
     const hostPort = intAt(port, "hostPort");
     if (hostPort !== undefined && hostPort !== 0)
       out.push(...invalidEach(child(at, "hostPort"), hostPort, isValidPortNum(hostPort)));
+    out.push(...oneOf(port, "protocol", at, portProtocols));
+  }
+  return out;
+}
+
+/** supportedPortProtocols, as sets.List prints it. */
+export const portProtocols = ["SCTP", "TCP", "UDP"];
+
+/** ValidateTolerations, with validateTaintEffect for a toleration's effect. */
+function validateTolerations(spec: JsonObject, path: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  for (const [i, toleration] of objectItems(spec, "tolerations")) {
+    const at = child(path, i);
+    const key = stringAt(toleration, "key");
+    const operator = stringAt(toleration, "operator");
+    const value = stringAt(toleration, "value");
+    const effect = stringAt(toleration, "effect");
+    if (key === undefined || operator === undefined || value === undefined || effect === undefined) continue;
+    if (key !== "") out.push(...invalidEach(child(at, "key"), key, isQualifiedName(key)));
+    if (key === "" && operator !== "Exists")
+      out.push(
+        invalid(
+          child(at, "operator"),
+          operator,
+          'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+          asError,
+        ),
+      );
+    if (isSet(toleration, "tolerationSeconds") && effect !== "NoExecute")
+      out.push(
+        invalid(child(at, "effect"), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set", asError),
+      );
+    switch (operator) {
+      case "":
+      case "Equal": {
+        const errs = isValidLabelValue(value);
+        if (errs.length > 0) out.push(invalid(child(at, "operator"), value, errs.join(";"), asError));
+        break;
+      }
+      case "Exists":
+        if (value !== "")
+          out.push(
+            invalid(child(at, "operator"), toleration, "value must be empty when `operator` is 'Exists'", asError),
+          );
+        break;
+      default:
+        out.push(notSupported(child(at, "operator"), operator, ["Equal", "Exists"], asError));
+    }
+    out.push(...oneOf(toleration, "effect", at, ["NoSchedule", "PreferNoSchedule", "NoExecute"]));
   }
   return out;
 }
@@ -253,6 +325,11 @@ function validateHandler(handler: JsonObject, path: FieldPath): Finding[] {
   const at = child(path, first);
   switch (first) {
     case "httpGet":
+      // An unset scheme is defaulted to HTTP.
+      return [
+        ...portNumOrName(getKey(action, "port"), child(at, "port")),
+        ...oneOf(action, "scheme", at, ["HTTP", "HTTPS"]),
+      ];
     case "tcpSocket":
       return portNumOrName(getKey(action, "port"), child(at, "port"));
     case "grpc": {
