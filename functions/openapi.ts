@@ -73,7 +73,17 @@ export const openapi = {
           object,
           objects: { type: "array", items: object },
           oldObject: { type: ["object", "null"], description: "The stored object (update; union ratcheting)." },
-          options: { type: "object", properties: { ratcheting: { type: "boolean" }, strict: { type: "boolean" } } },
+          options: {
+            type: "object",
+            properties: {
+              ratcheting: { type: "boolean" },
+              strict: { type: "boolean" },
+              kubernetesVersion: {
+                type: ["string", "number"],
+                description: "The Kubernetes release to validate for (1.32 to 1.36; default the newest).",
+              },
+            },
+          },
         },
         anyOf: [{ required: ["object"] }, { required: ["objects"] }],
       },
