@@ -126,6 +126,21 @@ const cases: Case[] = [
     supported: ["Always", "OnFailure", "Never"],
   },
   {
+    what: "a Job's restartPolicy (validateJobSpec: its own list, not the pod's as well)",
+    object: job({ template: { spec: { restartPolicy: "Sometimes", containers: [container()] } } }),
+    path: "spec.template.spec.restartPolicy",
+    bad: "Sometimes",
+    supported: ["OnFailure", "Never"],
+  },
+  {
+    what: "container port protocol in lower case (validateContainerPorts)",
+    object: pod({ containers: [container({ ports: [{ containerPort: 80, protocol: "tcp" }] })] }),
+    path: "spec.containers[0].ports[0].protocol",
+    bad: "tcp",
+    supported: ["SCTP", "TCP", "UDP"],
+    good: "TCP",
+  },
+  {
     what: "pod dnsPolicy (validateDNSPolicy)",
     object: pod({ dnsPolicy: "ClusterLast" }),
     path: "spec.dnsPolicy",
@@ -174,6 +189,14 @@ const cases: Case[] = [
     path: "spec.type",
     bad: "Internal",
     supported: ["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"],
+  },
+  {
+    what: "Service type in the wrong case (ValidateService)",
+    object: service({ type: "Loadbalancer" }),
+    path: "spec.type",
+    bad: "Loadbalancer",
+    supported: ["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"],
+    good: "LoadBalancer",
   },
   {
     what: "Service port protocol (validateServicePort)",
