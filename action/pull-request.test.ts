@@ -2,11 +2,31 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { actionFindings, brief, commit, kunionCheck, repository, runAction, write } from "./testing.js";
+import { run } from "../src/cli/main.js";
+import { actionFindings, brief, commit, type ReportedFinding, repository, runAction, write } from "./testing.js";
 
 // Each case is a throwaway repository with a base and a head commit, run
 // through the bundled Action as the runner runs it and through `kunion
 // check --base`, which must report the same findings.
+
+/** `kunion check` run in the head of a repository, in-process, with JSON output. */
+export function kunionCheck(ws: string, ...argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const cwd = process.cwd();
+  process.chdir(ws);
+  try {
+    const code = run(["check", "-o", "json", ...argv], {
+      stdout: (t) => (stdout += t),
+      stderr: (t) => (stderr += t),
+      color: false,
+    });
+    const findings = stdout.trim() ? (JSON.parse(stdout).findings as ReportedFinding[]) : [];
+    return { code, findings, stderr };
+  } finally {
+    process.chdir(cwd);
+  }
+}
 
 const root = join(import.meta.dirname, "..");
 const crd = readFileSync(join(root, "examples/crds/backups.kunion.dev.yaml"), "utf8");

@@ -8,7 +8,6 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { run } from "../src/cli/main.js";
 
 const bundle = join(import.meta.dirname, "dist/index.js");
 
@@ -109,25 +108,6 @@ export function commit(ws: string, message: string) {
     });
   git("add", "-A");
   git("commit", "-q", "-m", message);
-}
-
-/** `kunion check` run in the head of a repository, in-process, with JSON output. */
-export function kunionCheck(ws: string, ...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const cwd = process.cwd();
-  process.chdir(ws);
-  try {
-    const code = run(["check", "-o", "json", ...argv], {
-      stdout: (t) => (stdout += t),
-      stderr: (t) => (stderr += t),
-      color: false,
-    });
-    const findings = stdout.trim() ? (JSON.parse(stdout).findings as ReportedFinding[]) : [];
-    return { code, findings, stderr };
-  } finally {
-    process.chdir(cwd);
-  }
 }
 
 export interface ReportedFinding {
