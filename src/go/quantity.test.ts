@@ -2,13 +2,22 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { ERR_FORMAT, ERR_SUFFIX, GoError, parseQuantity, type Quantity } from "./index.js";
+import {
+  compareQuantities,
+  ERR_FORMAT,
+  ERR_SUFFIX,
+  GoError,
+  parseQuantity,
+  type QuantityFormat,
+  quantityString,
+} from "./index.js";
 
 interface Cases {
   parse: { in: string; i: string; exp: number; format: string }[];
   invalid: string[];
   exponentSuffix: { suffix: string; ok: boolean }[];
   compare: { x: string; y: string; want: number }[];
+  string: { i: string; exp: number; format: QuantityFormat; expect: string; alternate?: string }[];
 }
 const cases: Cases = parse(readFileSync(new URL("./quantity.cases.yaml", import.meta.url), "utf8"));
 
@@ -27,12 +36,6 @@ const got = (s: string) => {
   const q = parseQuantity(s);
   if (q instanceof GoError) throw new Error(`${s}: ${q.message}`);
   return q;
-};
-const cmp = (a: Quantity, b: Quantity) => {
-  const e = Math.min(a.exp, b.exp);
-  const x = a.mantissa * 10n ** BigInt(a.exp - e);
-  const y = b.mantissa * 10n ** BigInt(b.exp - e);
-  return x < y ? -1 : x > y ? 1 : 0;
 };
 
 describe("resource.ParseQuantity (apimachinery pkg/api/resource/quantity_test.go)", () => {
@@ -64,7 +67,7 @@ describe("resource.ParseQuantity (apimachinery pkg/api/resource/quantity_test.go
   });
 
   it.each(cases.compare)("$x compared with $y is $want", (c) => {
-    expect(cmp(got(c.x), got(c.y))).toBe(c.want);
+    expect(compareQuantities(got(c.x), got(c.y))).toBe(c.want);
   });
 
   it("an integer written plainly is itself, held as an int64 amount while it fits", () => {
@@ -80,5 +83,22 @@ describe("resource.ParseQuantity (apimachinery pkg/api/resource/quantity_test.go
   it("answers at once for an exponent at the int32 bound, in either direction", () => {
     expect(value(got("1E-2147483647").mantissa, got("1E-2147483647").exp)).toBe("1e-9");
     expect(got("1E2147483647").exp).toBe(2147483647);
+  });
+});
+
+describe("Quantity.String, the canonical form (apimachinery quantity_test.go TestQuantityString)", () => {
+  it.each(cases.string)("$i e$exp ($format) prints as $expect", (c) => {
+    expect(quantityString({ mantissa: BigInt(c.i), exp: c.exp, dec: false, format: c.format })).toBe(c.expect);
+    if (c.alternate !== undefined) expect(quantityString(got(c.alternate))).toBe(c.expect);
+  });
+
+  it("prints a quantity that parses back to the same value", () => {
+    const suffixes = ["", "m", "k", "M", "G", "Ki", "Mi", "Gi", "e3", "n"];
+    fc.assert(
+      fc.property(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.constantFrom(...suffixes), (n, suffix) => {
+        const q = got(`${n}${suffix}`);
+        expect(compareQuantities(got(quantityString(q)), q)).toBe(0);
+      }),
+    );
   });
 });

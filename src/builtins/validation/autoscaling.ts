@@ -6,6 +6,7 @@
  * metric's type selects is the union registry's.
  */
 import { type Finding, finding } from "../../findings/index.js";
+import { quantitySign, quantityString } from "../../go/index.js";
 import { isDNS1123Label, isValidPathSegmentName } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
@@ -24,7 +25,7 @@ import {
   requiredIfEmpty,
   stringAt,
 } from "./common.js";
-import { quantityOf, quantityString, signOf } from "./quantity.js";
+import { quantityOf } from "./quantity.js";
 import { validateContainerResourceName } from "./resources.js";
 
 /** The feature gate HPAScaleToZero is off by default: at least one replica. */
@@ -194,7 +195,7 @@ function metricTarget(target: JsonObject | undefined, at: FieldPath): Finding[] 
     out.push(invalid(child(at, "type"), type, "must be either Utilization, Value, or AverageValue", asError));
   for (const key of ["value", "averageValue"]) {
     const q = quantityOf(getKey(target, key));
-    if (q !== undefined && signOf(q) !== 1)
+    if (q !== undefined && quantitySign(q) !== 1)
       out.push(invalidQuantity(child(at, key), quantityString(q), "must be positive"));
   }
   const utilization = optionalIntAt(target, "averageUtilization");

@@ -7,11 +7,12 @@
  * `quantity` format; these rules read only those that do.
  */
 import type { Finding } from "../../findings/index.js";
+import { compareQuantities, milliValue, quantitySign, quantityString } from "../../go/index.js";
 import { isQualifiedName } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
 import { asError, forbidden, invalid, invalidEach, isNegativeErrorMsg, objectAt, required } from "./common.js";
-import { compareQuantities, milliValue, quantityOf, quantityString, signOf } from "./quantity.js";
+import { quantityOf } from "./quantity.js";
 
 const standardContainerResources = new Set(["cpu", "memory", "ephemeral-storage"]);
 const standardResources = new Set([
@@ -65,7 +66,7 @@ function validateQuantityValue(name: string, raw: unknown, path: FieldPath): Fin
   const q = quantityOf(raw as never);
   if (q === undefined) return [];
   const out: Finding[] = [];
-  if (signOf(q) < 0) out.push(invalid(path, quantityString(q), isNegativeErrorMsg, asError));
+  if (quantitySign(q) < 0) out.push(invalid(path, quantityString(q), isNegativeErrorMsg, asError));
   if (isExtendedResource(name) && milliValue(q) % 1000n !== 0n)
     out.push(invalid(path, raw, "must be an integer", asError));
   return out;
