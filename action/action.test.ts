@@ -261,6 +261,11 @@ describe("the workflow docs/action.md gives to copy", () => {
     expect(perms).toMatchObject({ contents: "read", "pull-requests": "write", "security-events": "write" });
   });
 
+  it("is the workflow the README gives, word for word", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    expect(/```yaml\n(# \.github\/workflows\/kunion\.yml[\s\S]*?)```/.exec(readme)?.[1]).toBe(block);
+  });
+
   it("checks out the history the base commit needs", () => {
     expect(steps.find((s) => s.uses?.startsWith("actions/checkout"))?.with).toMatchObject({ "fetch-depth": 0 });
   });
