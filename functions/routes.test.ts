@@ -210,6 +210,8 @@ describe("POST /v1/admit: the mutating admission webhook", () => {
       patchType: "JSONPatch",
     });
     expect(decodePatch(answer.response.patch)).toEqual([{ op: "remove", path: "/spec/strategy/rollingUpdate" }]);
+    // The client learns what the webhook changed: the API server passes warnings on (kubectl prints them).
+    expect(answer.response.warnings).toEqual(["kunion normalized the object: cleared spec.strategy.rollingUpdate"]);
   });
 
   it("a discriminator of the wrong type (an unquoted Off read as false) is not overwritten: denied once for its type", async () => {

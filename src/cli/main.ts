@@ -27,6 +27,7 @@ import {
   applySeverities,
   convert,
   defaultRelease,
+  describeChange,
   diffCrdFiles,
   documentChunks,
   type Edit,
@@ -359,10 +360,7 @@ function normalizeCommand(args: NormalizeArgs, io: Io, config: KunionConfig): nu
         const p = doc?.locate(pointerToPath(pointer)) ?? { line: 1, column: 1 };
         return `${r.file}:${p.line}:${p.column}`;
       };
-      for (const c of r.changes) {
-        const verb = c.op === "clear" ? "cleared" : c.op === "set" ? "set" : "restored";
-        io.stderr(`${where(c.pointer)}: ${verb} ${c.path}${c.op === "set" ? ` = ${JSON.stringify(c.value)}` : ""}\n`);
-      }
+      for (const c of r.changes) io.stderr(`${where(c.pointer)}: ${describeChange(c)}\n`);
       for (const n of r.notes) io.stderr(`${where(n.pointer)}: note: ${n.path}: ${n.message} (${n.union})\n`);
     });
   }

@@ -7,6 +7,7 @@
 export { isSet, setMembers } from "./members.js";
 export {
   type Change,
+  describeChange,
   mergeApplied,
   type NormalizeInput,
   type NormalizeOptions,

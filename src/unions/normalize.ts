@@ -43,6 +43,12 @@ export interface Change {
   value?: JsonValue;
 }
 
+/** A change in words, as the CLI prints it and the admission webhook warns of it: `cleared spec.strategy.rollingUpdate`. */
+export function describeChange(c: Change): string {
+  if (c.op === "set") return `set ${c.path} = ${JSON.stringify(c.value)}`;
+  return `${c.op === "clear" ? "cleared" : "restored"} ${c.path}`;
+}
+
 export interface Note {
   /** The struct holding the union, as a Kubernetes path and as a JSON Pointer. */
   path: string;

@@ -10,7 +10,7 @@
  * nothing from the request is executed, every outcome is an answer, never an exception.
  */
 import type { Finding } from "../findings/index.js";
-import { type Change, type NormalizeInput, normalize } from "../unions/index.js";
+import { type Change, describeChange, type NormalizeInput, normalize } from "../unions/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import type { ReviewAnswer } from "./conversion-review.js";
 
@@ -81,7 +81,11 @@ export function handleAdmissionReview(
   const errors = findings.filter((f) => f.severity === "error");
   if (errors.length > 0) return answer({ allowed: false, status: deniedStatus(errors) });
 
-  const warnings = findings.filter((f) => f.severity === "warning").map((f) => f.message);
+  // A webhook that changes an object says what it changed: the API server passes warnings on to the client.
+  const warnings = [
+    ...normalized.changes.map((c) => `kunion normalized the object: ${describeChange(c)}`),
+    ...findings.filter((f) => f.severity === "warning").map((f) => f.message),
+  ];
   const response: JsonObject = { allowed: true };
   if (normalized.changes.length > 0) {
     response.patchType = "JSONPatch";
