@@ -21,6 +21,7 @@ import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { createApp } from "../../functions/app.js";
+import { runawayReplace, selfAnchor, yamlRoutes } from "../hostile-bodies.js";
 import { coreScenarios, type ExampleTexts, examplePaths } from "./scenarios.js";
 
 const root = join(import.meta.dirname, "../..");
@@ -360,6 +361,21 @@ describe("workerd: the real Worker entry (functions/worker.ts, wrangler.toml)", 
     });
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toEqual({ error: "request body is larger than 3145728 bytes", field: "body" });
+  });
+
+  it("refuses an anchor that refers to itself on every route, and keeps serving", async () => {
+    for (const route of yamlRoutes) {
+      const res = await post(route, selfAnchor, "application/yaml");
+      expect(res.status, route).toBe(400);
+      expect(((await res.json()) as { error: string }).error, route).toContain("anchor 'a' value contains itself");
+    }
+    expect((await call(app, "/healthz")).status).toBe(200);
+  });
+
+  it("answers CEL replace() growing a 40,000-character string as Node does", async () => {
+    const body = JSON.stringify(runawayReplace);
+    const res = await post("/v1/validate", body);
+    expect({ status: res.status, body: await read(res) }).toEqual(await inNode("/v1/validate", body));
   });
 
   it("answers a malformed request with 400, not 500", async () => {
