@@ -30,22 +30,37 @@ export interface Workspace {
   findings: Finding[];
 }
 
-function parseAll(files: readonly TextFile[]): { documents: SourceDocument[]; findings: Finding[] } {
+/**
+ * Parses each text once: a file given both as a CRD and as an input (`--crd
+ * dir dir/...`) yields the same documents, and its findings once.
+ */
+function parseAll(
+  files: readonly TextFile[],
+  parsed = new Map<string, { text: string; documents: SourceDocument[] }>(),
+): { documents: SourceDocument[]; findings: Finding[] } {
   const documents: SourceDocument[] = [];
   const findings: Finding[] = [];
   for (const f of files) {
-    const parsed = parseSource(f.text, f.path);
-    documents.push(...parsed.documents);
-    findings.push(...parsed.findings);
+    const known = parsed.get(f.path);
+    if (known?.text === f.text) {
+      documents.push(...known.documents);
+      continue;
+    }
+    const source = parseSource(f.text, f.path);
+    parsed.set(f.path, { text: f.text, documents: source.documents });
+    documents.push(...source.documents);
+    findings.push(...source.findings);
   }
   return { documents, findings };
 }
 
 export function loadWorkspace(input: WorkspaceInput): Workspace {
-  const crds = parseAll(input.crds ?? []);
-  const inputs = parseAll(input.inputs);
+  const parsed = new Map<string, { text: string; documents: SourceDocument[] }>();
+  const crds = parseAll(input.crds ?? [], parsed);
+  const inputs = parseAll(input.inputs, parsed);
   const old = parseAll(input.old ?? []);
-  const { catalog, findings: declared } = buildCatalog([...crds.documents, ...inputs.documents], input.goTypes ?? []);
+  const declarations = new Set([...crds.documents, ...inputs.documents]);
+  const { catalog, findings: declared } = buildCatalog([...declarations], input.goTypes ?? []);
   const { objects, findings: malformed } = objectsOf(inputs.documents, input.kubernetesVersion);
   return {
     catalog,

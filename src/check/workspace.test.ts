@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { loadWorkspace } from "./workspace.js";
+
+const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: { kind: Widget, plural: widgets }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: { type: object, properties: { size: { type: integer } } }
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: { name: a, name: b }
+`;
+
+describe("loadWorkspace", () => {
+  it("reads a file given both as CRDs and as an input once: one CRD, its findings once", () => {
+    const file = { path: "deploy/all.yaml", text: crd };
+    const { catalog, findings, objects } = loadWorkspace({ crds: [file], inputs: [{ ...file, text: `${crd}` }] });
+    expect(catalog.crds.map((c) => c.kind)).toEqual(["Widget"]);
+    expect(findings.map((f) => [f.file, f.line, f.message])).toEqual([
+      ["deploy/all.yaml", 21, 'Invalid document: mapping key "name" already defined at line 21'],
+    ]);
+    expect(objects).toHaveLength(0);
+  });
+
+  it("reads the same path with another text (an edited file) as another file", () => {
+    const edited = crd.replace("name: a, name: b", "name: a");
+    const { catalog, findings, objects } = loadWorkspace({
+      crds: [{ path: "all.yaml", text: crd }],
+      inputs: [{ path: "all.yaml", text: edited }],
+    });
+    expect(catalog.crds).toHaveLength(2);
+    expect(findings).toHaveLength(1);
+    expect(objects.map((o) => o.object.metadata)).toEqual([{ name: "a" }]);
+  });
+});
