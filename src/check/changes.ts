@@ -73,6 +73,6 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
 }
 
 /** Helm and other templates: `{{` outside a comment line. */
-function looksLikeTemplate(text: string): boolean {
+export function looksLikeTemplate(text: string): boolean {
   return /^(?!\s*#).*\{\{/m.test(text);
 }

@@ -8,7 +8,7 @@
  */
 export { type BuiltinSchemas, openApiSchemas } from "./builtins.js";
 export { buildCatalog, type Catalog, type GoSource, isSchemaDocument, type Resolved } from "./catalog.js";
-export { type ChangedFile, type CheckOptions, checkChanges } from "./changes.js";
+export { type ChangedFile, type CheckOptions, checkChanges, looksLikeTemplate } from "./changes.js";
 export { checkRoundTrips, isConversion, loadConversions } from "./conversions.js";
 export { type ChangeFinding, diffCrdFiles } from "./crd-diff.js";
 export {

@@ -1,7 +1,8 @@
-import { parseArgs } from "node:util";
+import { type ParseArgsConfig, parseArgs } from "node:util";
 // The CLI chooses among every release: register their schema tables (the Worker carries the default's alone).
 import "../builtins/all-releases.js";
 import { defaultRelease, kubernetesReleases } from "../index.js";
+import { didYouMean } from "./suggest.js";
 
 /** A usage error: printed with the usage text, exit code 2. */
 export class UsageError extends Error {}
@@ -27,6 +28,7 @@ Common options:
   --old P          the previous revision of the objects (matched by apiVersion/kind/namespace/name)
   -o, --output F   validate: text | json | sarif | github (default text); normalize: yaml | json (default yaml)
   -h, --help       this text
+  -v, --version    the version of kunion
 
 validate:
   --fail-on L      error | warning | notice | never (default error): exit 1 when a finding reaches L
@@ -35,6 +37,17 @@ validate:
   --kubernetes-version V  the release to validate for: ${kubernetesReleases[0]} to ${kubernetesReleases.at(-1)} (default ${defaultRelease}; also check)
   --openapi DIR    the cluster's own OpenAPI v3 documents for Kubernetes' own kinds, in place of the release's:
                    DIR/api/v1.json, DIR/apis/<group>/<version>.json (kubectl get --raw /openapi/v3/apis/apps/v1)
+  --summary        the summary line on standard output, after the findings (as kubeconform -summary)
+  --skip KINDS     objects of these kinds are not checked: Kind or apiVersion/Kind, comma-separated
+  --reject KINDS   objects of these kinds are errors (rule reject)
+  --ignore-missing-schemas  drop the notices for objects kunion has no schema for
+  --reject-missing-schemas  report objects kunion has no schema for as errors
+  --max-per-file N text and github output: at most N findings per file, then one line with how many more
+                   (default 50; 0: no limit); identical parse errors are one line with their count
+
+validate and normalize:
+  --ignore GLOB    files to leave out (repeatable; as .kunion.yaml's ignore): "charts/**", "**/*.tmpl.yaml"
+                   files that hold templates ({{ … }}) are left out with one notice
 
 normalize:
   --mode M         update (default) | apply (objects are applied configurations, --old the live objects)
@@ -49,6 +62,8 @@ Exit codes: 0 clean, 1 findings at the failing severity, 2 usage error or unread
 
 export interface CommonArgs {
   crd: string[];
+  /** Globs of files to leave out, with the configuration's. */
+  ignore: string[];
   /** A configuration file; without it, .kunion.yaml in the working folder if there is one. */
   config?: string;
   goTypes: string[];
@@ -68,6 +83,15 @@ export interface ValidateArgs extends CommonArgs {
   openapi?: string;
   /** Undefined: the configuration's, else the newest. */
   kubernetesVersion?: string;
+  /** The summary line on standard output. */
+  summary: boolean;
+  /** Kinds (`Kind` or `apiVersion/Kind`) not checked, and kinds that are errors. */
+  skip: string[];
+  reject: string[];
+  /** Objects without a schema: a notice (undefined), dropped or an error. */
+  missingSchemas?: "ignore" | "reject";
+  /** At most this many findings per file in text and github output; 0: all. */
+  maxPerFile: number;
 }
 
 export interface NormalizeArgs extends CommonArgs {
@@ -109,7 +133,14 @@ export interface ConvertArgs {
   config?: string;
 }
 
-export type Args = ValidateArgs | NormalizeArgs | CrdDiffArgs | CheckArgs | ConvertArgs | { command: "help" };
+export type Args =
+  | ValidateArgs
+  | NormalizeArgs
+  | CrdDiffArgs
+  | CheckArgs
+  | ConvertArgs
+  | { command: "help" }
+  | { command: "version" };
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
@@ -118,6 +149,7 @@ function oneOf<T extends string>(name: string, value: string | undefined, allowe
 }
 
 const commands = ["validate", "normalize", "crd-diff", "check", "convert"] as const;
+const allCommands = [...commands, "serve", "help"];
 const isCommand = (c: string): c is (typeof commands)[number] => (commands as readonly string[]).includes(c);
 
 function optionalOneOf<T extends string>(
@@ -128,45 +160,113 @@ function optionalOneOf<T extends string>(
   return value === undefined ? undefined : oneOf(name, value, allowed, allowed[0] as T);
 }
 
+/** Every option of the commands parseCommandLine reads (serve has its own). */
+const options = {
+  crd: { type: "string", multiple: true, default: [] },
+  "go-types": { type: "string", multiple: true, default: [] },
+  old: { type: "string" },
+  output: { type: "string", short: "o" },
+  "fail-on": { type: "string" },
+  ratcheting: { type: "boolean", default: true },
+  strict: { type: "boolean" },
+  config: { type: "string" },
+  base: { type: "string" },
+  baseline: { type: "string" },
+  "write-baseline": { type: "string" },
+  conversion: { type: "string", multiple: true, default: [] },
+  to: { type: "string" },
+  mode: { type: "string" },
+  policy: { type: "string" },
+  "kubernetes-version": { type: "string" },
+  openapi: { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+  summary: { type: "boolean" },
+  skip: { type: "string", multiple: true },
+  reject: { type: "string", multiple: true },
+  ignore: { type: "string", multiple: true },
+  "ignore-missing-schemas": { type: "boolean" },
+  "reject-missing-schemas": { type: "boolean" },
+  "max-per-file": { type: "string" },
+} as const satisfies ParseArgsConfig["options"];
+const optionNames = Object.keys(options);
+const validateOnly = [
+  "summary",
+  "skip",
+  "reject",
+  "ignore-missing-schemas",
+  "reject-missing-schemas",
+  "max-per-file",
+] as const satisfies (keyof typeof options)[];
+
+/**
+ * kubeconform spells its options with one dash (`-strict`, `-summary`), which
+ * would read as the short options `-s -t -r …`: such a word is answered with
+ * kunion's spelling. A short option with its value (`-ojson`) is left alone.
+ */
+function singleDashLongOptions(args: readonly string[]): void {
+  for (const arg of args) {
+    if (arg === "--") return;
+    const name = /^-([a-z][a-z-]+)(=|$)/.exec(arg)?.[1];
+    if (name !== undefined && optionNames.includes(name))
+      throw new UsageError(`${arg}: kunion's long options take two dashes: --${arg.slice(1)}`);
+  }
+}
+
+/** Node's argument-parser errors, reworded: which option, what it needs, what was meant. */
+function usageMessage(e: Error & { code?: string }): string {
+  const quoted = /'(-[^' ]*)/.exec(e.message)?.[1] ?? "";
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const negated = quoted.startsWith("--no-") ? "no-" : "";
+    const name = quoted.replace(/^--?(no-)?/, "");
+    const hint = quoted.startsWith("--")
+      ? didYouMean(name, optionNames, (o) => `--${negated}${o}`)
+      : `: short options are -o, -h and -v${didYouMean(name, optionNames, (o) => `--${o}`)}`;
+    return `unknown option ${quoted}${hint}`;
+  }
+  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    if (e.message.includes("does not take an argument")) return `${quoted} takes no value`;
+    if (e.message.includes("ambiguous"))
+      return `${quoted} needs a value; one that begins with a dash is written ${quoted}=-VALUE`;
+    return `${quoted} needs a value`;
+  }
+  return e.message;
+}
+
 export function parseCommandLine(argv: readonly string[]): Args {
   const [command, ...rest] = argv;
   if (command === undefined || command === "-h" || command === "--help" || command === "help")
     return { command: "help" };
+  if (command === "-v" || command === "--version") return { command: "version" };
   if (!isCommand(command)) {
-    throw new UsageError(`unknown command "${command}"`);
+    if (command.startsWith("-"))
+      throw new UsageError(`the command comes first (${allCommands.join(", ")}), then options: not "${command}"`);
+    throw new UsageError(`unknown command "${command}"${didYouMean(command, allCommands, (c) => `"${c}"`)}`);
   }
   let parsed: ReturnType<typeof parseArgs>;
   try {
+    singleDashLongOptions(rest);
     parsed = parseArgs({
       args: [...rest],
       allowPositionals: true,
       allowNegative: true,
-      options: {
-        crd: { type: "string", multiple: true, default: [] },
-        "go-types": { type: "string", multiple: true, default: [] },
-        old: { type: "string" },
-        output: { type: "string", short: "o" },
-        "fail-on": { type: "string" },
-        ratcheting: { type: "boolean", default: true },
-        strict: { type: "boolean" },
-        config: { type: "string" },
-        base: { type: "string" },
-        baseline: { type: "string" },
-        "write-baseline": { type: "string" },
-        conversion: { type: "string", multiple: true, default: [] },
-        to: { type: "string" },
-        mode: { type: "string" },
-        policy: { type: "string" },
-        "kubernetes-version": { type: "string" },
-        openapi: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
+      options,
     });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw e instanceof UsageError ? e : new UsageError(usageMessage(e as Error & { code?: string }));
   }
   const v = parsed.values;
   if (v.help) return { command: "help" };
+  if (v.version) return { command: "version" };
+  for (const name of validateOnly)
+    if (v[name] !== undefined && command !== "validate") throw new UsageError(`--${name} belongs to validate`);
+  if (v["ignore-missing-schemas"] && v["reject-missing-schemas"])
+    throw new UsageError("--ignore-missing-schemas and --reject-missing-schemas exclude each other: choose one");
+  if (v.ignore !== undefined && command !== "validate" && command !== "normalize")
+    throw new UsageError(
+      `--ignore belongs to validate and normalize${command === "check" ? " (check leaves out .kunion.yaml's ignore)" : ""}`,
+    );
+
   if (v["kubernetes-version"] !== undefined && command !== "validate" && command !== "check")
     throw new UsageError("--kubernetes-version belongs to validate and check");
   if (v.openapi !== undefined && command !== "validate") throw new UsageError("--openapi belongs to validate");
@@ -228,6 +328,7 @@ export function parseCommandLine(argv: readonly string[]): Args {
     crd: v.crd as string[],
     goTypes: v["go-types"] as string[],
     paths: parsed.positionals,
+    ignore: (v.ignore as string[] | undefined) ?? [],
   };
   if (typeof v.old === "string") common.old = v.old;
   if (typeof v.config === "string") common.config = v.config;
@@ -243,6 +344,12 @@ export function parseCommandLine(argv: readonly string[]): Args {
       ratcheting: v.ratcheting as boolean,
       strict: v.strict as boolean | undefined,
       kubernetesVersion: v["kubernetes-version"] as string | undefined,
+      summary: v.summary === true,
+      skip: kindList(v.skip as string[] | undefined),
+      reject: kindList(v.reject as string[] | undefined),
+      ...(v["ignore-missing-schemas"] ? { missingSchemas: "ignore" as const } : {}),
+      ...(v["reject-missing-schemas"] ? { missingSchemas: "reject" as const } : {}),
+      maxPerFile: count("max-per-file", v["max-per-file"] as string | undefined, 50),
     };
   }
 
@@ -254,6 +361,24 @@ export function parseCommandLine(argv: readonly string[]): Args {
     mode: oneOf("mode", v.mode as string | undefined, ["update", "apply"], "update"),
     policy: optionalOneOf("policy", v.policy as string | undefined, ["kep", "smd"]),
   };
+}
+
+/** `--skip A,B --skip C`: the kinds named, each `Kind` or `apiVersion/Kind` (kubeconform's GVK). */
+function kindList(given: readonly string[] | undefined): string[] {
+  const kinds = (given ?? []).flatMap((g) => g.split(",")).map((k) => k.trim());
+  const bad = kinds.find((k) => !/^(([A-Za-z0-9.-]+\/)?[A-Za-z0-9.-]+\/)?[A-Za-z][A-Za-z0-9]*$/.test(k));
+  if (bad !== undefined)
+    throw new UsageError(
+      `--skip and --reject take kinds, each Kind or apiVersion/Kind (apps/v1/Deployment, v1/ConfigMap): not "${bad}"`,
+    );
+  return kinds;
+}
+
+/** A count option: a whole number, 0 or more. */
+function count(name: string, given: string | undefined, fallback: number): number {
+  if (given === undefined) return fallback;
+  if (!/^\d+$/.test(given)) throw new UsageError(`--${name} must be a whole number (0: no limit), not "${given}"`);
+  return Number(given);
 }
 
 /** `kunion serve [--port N]`: handled by the CLI's entry (bin.ts), which starts the HTTP server. */

@@ -4,7 +4,7 @@
 // server (test/architecture.test.ts allows it for this file only).
 import { startServer, tlsFromEnv } from "../../functions/node-server.js";
 import { parseServeArgs, UsageError, usage } from "./args.js";
-import { run } from "./main.js";
+import { colorWanted, run } from "./main.js";
 
 const argv = process.argv.slice(2);
 if (argv[0] === "serve") {
@@ -34,6 +34,7 @@ if (argv[0] === "serve") {
   process.exitCode = run(argv, {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+    color: colorWanted(process.env, Boolean(process.stdout.isTTY)),
+    progress: Boolean(process.stderr.isTTY),
   });
 }

@@ -1,5 +1,5 @@
 import { globSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, matchesGlob, relative, sep } from "node:path";
 import type { TextFile } from "../index.js";
 
 /** An input that cannot be read at all: exit code 2. */
@@ -7,17 +7,35 @@ export class InputError extends Error {}
 
 const manifestExtensions = [".yaml", ".yml", ".json"];
 
-/** Files given or found in folders (sorted, recursively), read as UTF-8; `-` is standard input. */
-export function readInputs(paths: readonly string[], accept: (name: string) => boolean = isManifest): TextFile[] {
+/**
+ * Files given or found in folders (sorted, recursively), read as UTF-8; `-`
+ * is standard input. Files an `ignore` glob matches are left out, unread.
+ */
+export function readInputs(
+  paths: readonly string[],
+  accept: (name: string) => boolean = isManifest,
+  ignore: readonly string[] = [],
+): TextFile[] {
   const out: TextFile[] = [];
   for (const p of paths) {
     if (p === "-") {
       out.push({ path: "<stdin>", text: readFileSync(0, "utf8") });
       continue;
     }
-    for (const file of expand(p, accept)) out.push({ path: file, text: read(file) });
+    for (const file of expand(p, accept)) if (!isIgnored(file, ignore)) out.push({ path: file, text: read(file) });
   }
   return out;
+}
+
+/**
+ * Whether a glob matches the file, as written or from the working folder
+ * (`charts/**` matches `./charts/a.yaml` and an absolute path under it).
+ */
+export function isIgnored(file: string, ignore: readonly string[]): boolean {
+  if (ignore.length === 0) return false;
+  const fromHere = relative(process.cwd(), file).split(sep).join("/");
+  const given = file.split(sep).join("/");
+  return ignore.some((g) => matchesGlob(fromHere, g) || matchesGlob(given, g));
 }
 
 export const isManifest = (name: string) => manifestExtensions.some((ext) => name.endsWith(ext));

@@ -45,6 +45,7 @@ import {
   kunionVersion,
   loadConversions,
   loadWorkspace,
+  looksLikeTemplate,
   type NormalizedObject,
   normalizeObjects,
   type PathSegment,
@@ -70,11 +71,15 @@ import {
 } from "./args.js";
 import { expandGlobs, InputError, isGoTypes, readInputs } from "./files.js";
 import { readOpenAPI } from "./openapi.js";
+import { formatLimited } from "./present.js";
+import { Progress } from "./progress.js";
 
 export interface Io {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   color: boolean;
+  /** stderr is a terminal: a long run shows its progress there, on one line it rewrites. */
+  progress?: boolean;
 }
 
 /** Runs one command; returns the exit code (0 clean, 1 findings, 2 usage or unreadable input). */
@@ -84,6 +89,10 @@ export function run(argv: readonly string[], io: Io): number {
     args = parseCommandLine(argv);
     if (args.command === "help") {
       io.stdout(`${usage}\n`);
+      return 0;
+    }
+    if (args.command === "version") {
+      io.stdout(`kunion ${kunionVersion}\n`);
       return 0;
     }
     // `check` reads the checkout's configuration, from its top folder.
@@ -139,7 +148,31 @@ function checkoutRoot(): string {
 const configured = (globs: readonly string[] | undefined) => readGlobbed(process.cwd(), globs ?? []);
 
 function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernetesVersion?: KubernetesRelease) {
-  const inputs = readInputs(args.paths);
+  const found = readInputs(args.paths, undefined, [...args.ignore, ...(config.ignore ?? [])]);
+  if (found.length === 0)
+    throw new InputError(
+      `no YAML or JSON file (*.yaml, *.yml, *.json) in ${args.paths.join(", ")}${args.ignore.length + (config.ignore?.length ?? 0) > 0 ? " that is not ignored" : ""}`,
+    );
+  // Helm and other templates are not manifests until rendered: left out, with one notice (as kunion check does).
+  const templates = found.filter((f) => looksLikeTemplate(f.text));
+  const inputs = found.filter((f) => !looksLikeTemplate(f.text));
+  const templated = `${templates.length} file(s) hold templates ({{ … }}), not manifests: not checked (render them first, e.g. helm template)`;
+  const skipped: Finding[] =
+    templates.length === 0
+      ? []
+      : [
+          {
+            ...finding({
+              type: "ParseError",
+              path: [],
+              detail: templated,
+              rule: "skipped",
+              severity: "notice",
+            }),
+            file: templates[0]?.path,
+            message: templated,
+          },
+        ];
   const crds = configured(config.crds);
   const goTypes = configured(config.goTypes);
   const workspace = loadWorkspace({
@@ -151,8 +184,8 @@ function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernet
   });
   return {
     ...workspace,
-    findings: [...crds.problems, ...goTypes.problems, ...workspace.findings],
-    files: inputs.length,
+    findings: [...skipped, ...crds.problems, ...goTypes.problems, ...workspace.findings],
+    files: found.length,
     inputs,
   };
 }
@@ -170,20 +203,66 @@ function release(args: ValidateArgs | CheckArgs, config: KunionConfig): Kubernet
 
 function validate(args: ValidateArgs, io: Io, config: KunionConfig): number {
   const kubernetesVersion = release(args, config);
-  const { catalog, objects, old, files, findings } = load(args, config, kubernetesVersion);
+  const { catalog, objects: loaded, old, files, findings } = load(args, config, kubernetesVersion);
+  const objects = loaded.filter((o) => !isKindOf(o, args.skip));
+  const rejected = objects.filter((o) => isKindOf(o, args.reject));
   const strict = args.strict ?? config.strict ?? true;
   const openapi = args.openapi === undefined ? undefined : readOpenAPI(args.openapi);
-  const found = validateObjects(objects, catalog, {
+  const options = {
     old,
     ratcheting: args.ratcheting,
-    unknownFields: strict ? "error" : "warning",
+    unknownFields: strict ? ("error" as const) : ("warning" as const),
     kubernetesVersion,
     builtinSchemas: openapi?.schemas,
-  });
-  const all = applySeverities([...findings, ...(openapi?.findings ?? []), ...found], config.rules);
+  };
+  // File by file, so that a long run can say how far it is (each document keeps its own work budget).
+  const progress = new Progress(io.progress ? io.stderr : undefined, objects.length - rejected.length, "validating");
+  const found: Finding[] = [];
+  for (const batch of byFile(objects.filter((o) => !rejected.includes(o)))) {
+    found.push(...validateObjects(batch, catalog, options));
+    progress.advance(batch.length);
+  }
+  progress.clear();
+  const all = missingSchemas(
+    applySeverities([...findings, ...(openapi?.findings ?? []), ...rejected.map(rejection), ...found], config.rules),
+    args.missingSchemas,
+  );
   const failOn = args.failOn ?? config.failOn ?? "error";
-  report(all, args.output, summarize(all, files, objects.length), io);
+  const summary = summarize(all, files, objects.length);
+  report(all, args.output, summary, io, {
+    maxPerFile: args.maxPerFile,
+    summary: args.summary,
+    skipped: loaded.length - objects.length,
+  });
   return failsAt(all, failOn) ? 1 : 0;
+}
+
+/** `--skip`/`--reject`: `Kind` or `apiVersion/Kind` (kubeconform's spelling of a GVK). */
+const isKindOf = (o: SourceObject, kinds: readonly string[]) =>
+  kinds.some((k) => k === o.kind || k === `${o.apiVersion}/${o.kind}`);
+
+function rejection(o: SourceObject): Finding {
+  const detail = `${o.apiVersion}/${o.kind} is rejected (--reject)`;
+  return {
+    ...finding({ type: "FieldValueForbidden", path: ["kind"], detail, rule: "reject" }),
+    file: o.doc.file,
+    ...o.doc.locate(["kind"]),
+  };
+}
+
+/** Objects grouped by their file, in order. */
+function byFile(objects: readonly SourceObject[]): SourceObject[][] {
+  const files = new Map<string, SourceObject[]>();
+  for (const o of objects) files.set(o.doc.file, [...(files.get(o.doc.file) ?? []), o]);
+  return [...files.values()];
+}
+
+/** `--ignore-missing-schemas` drops the notices of objects without a schema; `--reject-missing-schemas` makes them errors. */
+function missingSchemas(findings: Finding[], how: ValidateArgs["missingSchemas"]): Finding[] {
+  if (how === undefined) return findings;
+  const missing = (f: Finding) => f.rule === "schema-missing";
+  if (how === "ignore") return findings.filter((f) => !missing(f));
+  return findings.map((f) => (missing(f) ? { ...f, severity: "error" } : f));
 }
 
 function crdDiff(args: CrdDiffArgs, io: Io, config: KunionConfig): number {
@@ -322,17 +401,39 @@ function readBaselineFile(root: string, file: string, given: boolean): Set<strin
   return read.fingerprints;
 }
 
+interface ReportOptions {
+  /** Text and github: at most this many findings per file (0: all), identical parse errors grouped. */
+  maxPerFile?: number;
+  /** The summary line on stdout, after the findings (kubeconform's -summary), rather than on stderr. */
+  summary?: boolean;
+  /** Objects left out by --skip, for the summary. */
+  skipped?: number;
+}
+
 /** Prints findings in the chosen format; the summary goes to stderr for the human formats. */
-function report(all: Finding[], output: string | undefined, summary: Summary, io: Io): void {
+function report(
+  all: Finding[],
+  output: string | undefined,
+  summary: Summary,
+  io: Io,
+  options: ReportOptions = {},
+): void {
   if (output === "json") io.stdout(`${formatJson(all, summary)}\n`);
   else if (output === "sarif") io.stdout(`${formatSarif(all, { version: kunionVersion, rules: knownRules })}\n`);
   else {
     // `github`: workflow commands the runner turns into annotations; never coloured.
-    const text = output === "github" ? formatGithub(all) : formatText(all);
+    const format = output === "github" ? "github" : "text";
+    const text =
+      options.maxPerFile === undefined
+        ? format === "github"
+          ? formatGithub(all)
+          : formatText(all)
+        : formatLimited(all, format, options.maxPerFile);
     if (text) io.stdout(`${io.color && output !== "github" ? colorize(text) : text}\n`);
-    io.stderr(
-      `${summary.files} file(s), ${summary.objects} object(s): ${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.notices} notice(s)\n`,
-    );
+    const skipped = options.skipped ? `, ${options.skipped} skipped (--skip)` : "";
+    const line = `${summary.files} file(s), ${summary.objects} object(s)${skipped}: ${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.notices} notice(s)\n`;
+    if (options.summary) io.stdout(line);
+    else io.stderr(line);
   }
 }
 
@@ -432,4 +533,14 @@ function pointerToPath(pointer: string): PathSegment[] {
 const colors = { error: "\u001b[31m", warning: "\u001b[33m", notice: "\u001b[36m" } as const;
 function colorize(text: string): string {
   return text.replace(/: (error|warning|notice) /g, (_, s: keyof typeof colors) => `: ${colors[s]}${s}\u001b[0m `);
+}
+
+/**
+ * Colour on a terminal, unless NO_COLOR is set (no-color.org); FORCE_COLOR
+ * (other than 0 or false) turns it on where stdout is not a terminal.
+ */
+export function colorWanted(env: Readonly<Record<string, string | undefined>>, terminal: boolean): boolean {
+  if (env.NO_COLOR) return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false") return true;
+  return terminal;
 }

@@ -108,7 +108,13 @@ export const messageRules: readonly RuleDoc[] = [
     "skipped",
     "notice",
     "Files were not checked.",
-    "changed files that hold templates (`{{ … }}`) are not checked",
+    "files that hold templates (`{{ … }}`) are not checked, and findings past `--max-per-file` are not shown",
+  ),
+  messages(
+    "reject",
+    "error",
+    "An object is of a rejected kind.",
+    "an object is of a kind `kunion validate --reject` names",
   ),
   messages(
     "config",
