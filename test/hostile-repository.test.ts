@@ -119,6 +119,19 @@ describe("a hostile pull request", () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it("an anchor that refers to itself is one finding on its line, and the rest of the pull request is checked", async () => {
+    const loop = "apiVersion: v1\nkind: ConfigMap\ndata: &a [*a]\n";
+    const { action, cli } = await bothFaces({ "web.yaml": live }, { "web.yaml": recreate, "loop.yaml": loop });
+    for (const out of [action.out, cli.out]) {
+      expect(out).toContain("anchor 'a' value contains itself");
+      expect(out).toContain("spec.strategy.rollingUpdate: Forbidden");
+    }
+    expect(action.out).toMatch(/^::error title=kunion parse,file=loop.yaml,line=3/m);
+    expect(cli.out).toContain("loop.yaml:3:11: error parse: Invalid document: anchor 'a' value contains itself");
+    expect(action.status).toBe(1);
+    expect(cli.code).toBe(1);
+  });
+
   it("file names with a tab or a newline are checked, not skipped", async () => {
     const names = ["tab\there.yaml", "new\nline.yaml"];
     const base = Object.fromEntries(names.map((n) => [n, live]));
