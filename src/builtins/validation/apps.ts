@@ -81,17 +81,19 @@ function validateSelector(s: JsonObject, controller: string): { findings: Findin
 function replicaSetTemplate(s: JsonObject, selector: Selector, controller: string): Finding[] {
   const template = objectAt(s, "template");
   const out = selectorMatchesTemplate(selector, template, templatePath);
+  out.push(...templatePodSpec(template, controller));
+  return out;
+}
+
+/** The pod spec of a controller's template: the pod rules, restartPolicy Always, no activeDeadlineSeconds. */
+function templatePodSpec(template: JsonObject | undefined, controller: string): Finding[] {
   const podSpec = objectAt(template, "spec");
-  if (podSpec !== undefined) out.push(...controllerPodSpec(podSpec, child(templatePath, "spec")));
+  const out = podSpec === undefined ? [] : controllerPodSpec(podSpec, child(templatePath, "spec"));
   out.push(...restartAlways(template, templatePath));
-  if (isSet(podSpec, "activeDeadlineSeconds"))
-    out.push(
-      forbidden(
-        child(templatePath, "spec", "activeDeadlineSeconds"),
-        `activeDeadlineSeconds in ${controller} is not Supported`,
-        asError,
-      ),
-    );
+  if (isSet(podSpec, "activeDeadlineSeconds")) {
+    const at = child(templatePath, "spec", "activeDeadlineSeconds");
+    out.push(forbidden(at, `activeDeadlineSeconds in ${controller} is not Supported`, asError));
+  }
   return out;
 }
 
@@ -162,17 +164,7 @@ export function validateDaemonSet(object: JsonObject): Finding[] {
     );
   if (converted === "everything" && selector !== undefined)
     out.push(invalid(child(spec, "selector"), selector, "empty selector is invalid for daemonset", asError));
-  const podSpec = objectAt(template, "spec");
-  if (podSpec !== undefined) out.push(...controllerPodSpec(podSpec, child(templatePath, "spec")));
-  out.push(...restartAlways(template, templatePath));
-  if (isSet(podSpec, "activeDeadlineSeconds"))
-    out.push(
-      forbidden(
-        child(templatePath, "spec", "activeDeadlineSeconds"),
-        "activeDeadlineSeconds in DaemonSet is not Supported",
-        asError,
-      ),
-    );
+  out.push(...templatePodSpec(template, "DaemonSet"));
   out.push(...nonNegativeAt(s, "minReadySeconds", spec), ...nonNegativeAt(s, "templateGeneration", spec));
   const strategy = objectAt(s, "updateStrategy");
   const type = stringAt(strategy, "type");
