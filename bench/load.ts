@@ -16,6 +16,7 @@ import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { startServer } from "../functions/node-server.js";
+import { crdWithRule, selfAnchor, thing } from "../test/hostile-bodies.js";
 
 interface Memory {
   rss: number;
@@ -121,36 +122,8 @@ const aliasBomb = `${["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
   .join("\n")}\n`;
 /** A CRD whose rule compares every character with every other: stopped by CEL's cost limit. */
 const runawayBody = JSON.stringify({
-  crd: {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: "slows.example.com" },
-    spec: {
-      group: "example.com",
-      scope: "Namespaced",
-      names: { kind: "Slow", plural: "slows" },
-      versions: [
-        {
-          name: "v1",
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: "object",
-              properties: {
-                spec: {
-                  type: "object",
-                  properties: { s: { type: "string" } },
-                  "x-kubernetes-validations": [{ rule: "self.s.split('').all(x, self.s.split('').all(y, x == y))" }],
-                },
-              },
-            },
-          },
-        },
-      ],
-    },
-  },
-  object: { apiVersion: "example.com/v1", kind: "Slow", metadata: { name: "s" }, spec: { s: "a".repeat(20_000) } },
+  crd: crdWithRule("self.s.split('').all(x, self.s.split('').all(y, x == y))"),
+  object: thing(20_000),
 });
 const oversized = Buffer.alloc(4 * 1024 * 1024, 0x20);
 const chunk = Buffer.alloc(64 * 1024, 0x20);
@@ -163,7 +136,7 @@ function once(kind: Kind, port: number, agent: HttpAgent, deadline: number): Pro
     case "malformed":
       return post(port, agent, "application/json", '{"object": {"apiVersion": "v1", "kind": ');
     case "self-anchor":
-      return post(port, agent, "application/yaml", "a: &a [*a]\n");
+      return post(port, agent, "application/yaml", selfAnchor);
     case "alias-bomb":
       return post(port, agent, "application/yaml", aliasBomb);
     case "runaway-cel":
