@@ -186,6 +186,20 @@ describe("the document work budget", () => {
     );
     expect(fine).toEqual([]);
   });
+  test("map and filter build their lists in linear work, and lists sharing an array stay apart", () => {
+    const spent = (n: number) => {
+      const work = new WorkBudget();
+      const nums = Array.from({ length: n }, (_, i) => i);
+      const rule = `self.nums.map(x, x + 1).size() == ${n} && self.nums.filter(x, x >= 0).size() == ${n}`;
+      expect(withWorkBudget(work, () => evaluate(rule, { nums }))).toEqual([]);
+      return work.spent;
+    };
+    const small = spent(5_000);
+    expect(spent(20_000)).toBeLessThan(4 * small + 100); // quadratic would be 16 times
+    // `+` appends in place only at the end of the shared array: m + [2] must not show in m + [3].
+    const shared = "[[0]].map(l, l + [1]).map(m, [m + [2], m + [3], m]) == [[[0, 1, 2], [0, 1, 3], [0, 1]]]";
+    expect(evaluate(shared, {})).toEqual([]);
+  });
   test("outside a document, each evaluation has a budget of its own", () => {
     expect(DOCUMENT_WORK_LIMIT).toBeGreaterThanOrEqual(10_000_000);
     expect(evaluate("self.l.all(i, self.s.lowerAscii() != '')", { s: "a", l: [1, 2] })).toEqual([]);

@@ -163,8 +163,8 @@ function builtSize(name: string, args: readonly CelValue[]): number {
     case "strings.quote":
     case "format":
       return sizeOf(a0);
-    case "_+_":
-      return typeof a0 === "string" || a0 instanceof Uint8Array || isCelList(a0) ? sizeOf(a0) + sizeOf(a1) : 0;
+    case "_+_": // lists: ArrayValue.concat counts the items it moves
+      return typeof a0 === "string" || a0 instanceof Uint8Array ? sizeOf(a0) + sizeOf(a1) : 0;
     default:
       return 0;
   }

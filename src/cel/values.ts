@@ -179,21 +179,44 @@ export class ListValue {
 export class ArrayValue {
   readonly [LIST_MARK] = {};
   constructor(
-    readonly items: readonly CelValue[],
+    private readonly items: readonly CelValue[],
     readonly listType: "atomic" | "set" | "map" = "atomic",
     readonly mapKeys: readonly string[] = [],
+    /** How many of `items` this list holds: lists made by `+` share one array, as Go slices do. */
+    private readonly length = items.length,
+    /** `items` was made by `+`, so later `+` may append to it. */
+    private readonly growable = false,
   ) {}
   get size(): number {
-    return this.items.length;
+    return this.length;
   }
   get(index: number): CelValue | undefined {
-    return Number.isInteger(index) && index >= 0 && index < this.items.length ? this.items[index] : undefined;
+    return Number.isInteger(index) && index >= 0 && index < this.length ? this.items[index] : undefined;
   }
-  values(): IterableIterator<CelValue> {
-    return this.items[Symbol.iterator]();
+  *values(): IterableIterator<CelValue> {
+    for (let i = 0; i < this.length; i++) yield this.items[i] as CelValue;
   }
   [Symbol.iterator](): IterableIterator<CelValue> {
     return this.values();
+  }
+  /**
+   * `a + b` of plain lists. A comprehension's `map` and `filter` add one item
+   * at a time to their result (`accu + [x]`): when nothing was added after `a`
+   * yet, `b` goes at the end of its array, in place, as Go's append does, so
+   * that they are linear; otherwise the items are copied. Either way, the
+   * items moved are work.
+   */
+  static concat(a: ListLike, b: ListLike): ArrayValue {
+    const more = b.size;
+    if (a instanceof ArrayValue && a.growable && a.items.length === a.length) {
+      const items = a.items as CelValue[];
+      for (let i = 0; i < more; i++) items.push(b.get(i) as CelValue);
+      chargeWork(more);
+      return new ArrayValue(items, "atomic", [], items.length, true);
+    }
+    const items = [...a, ...b];
+    chargeWork(items.length);
+    return new ArrayValue(items, "atomic", [], items.length, true);
   }
 }
 
@@ -474,5 +497,5 @@ export function listAdd(a: unknown, b: unknown): CelValue {
     }
     return asCel(new ArrayValue(out, "map", kind.keys));
   }
-  return asCel(new ArrayValue([...la, ...lb]));
+  return asCel(ArrayValue.concat(la, lb));
 }
