@@ -1,4 +1,5 @@
 import { defaultRelease, type KubernetesRelease, minorOf, nameRuleFor, removedApi } from "../builtins/index.js";
+import { deprecationWarning } from "../builtins/removed.js";
 import { validateHandWritten } from "../builtins/validation/index.js";
 import { type Finding, finding, required } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
@@ -107,6 +108,20 @@ function removedApiFinding(apiVersion: string, kind: string, release: Kubernetes
   return finding({ type: "SchemaMissing", path: ["apiVersion"], detail, rule: "api-removed" });
 }
 
+/** The API server's deprecation warning for a kind the release still serves, in its words. */
+function deprecatedApiFinding(apiVersion: string, kind: string, release: KubernetesRelease): Finding | undefined {
+  const text = deprecationWarning(apiVersion, kind, minorOf(release));
+  if (text === undefined) return undefined;
+  const f = finding({
+    type: "FieldValueInvalid",
+    path: ["apiVersion"],
+    detail: text,
+    rule: "api-removed",
+    severity: "warning",
+  });
+  return { ...f, message: text };
+}
+
 function identityOf(object: JsonObject, apiVersion: string, kind: string): string {
   const meta = getKey(object, "metadata");
   const name = isObject(meta) ? getKey(meta, "name") : undefined;
@@ -157,6 +172,27 @@ export function validateObject(
   object: JsonObject,
   options: ValidateObjectOptions = {},
 ): Finding[] {
+  const release = options.kubernetesVersion ?? defaultRelease;
+  // A cluster's own documents (--openapi) that still list the kind are the cluster serving it.
+  const clusterServes = options.builtinSchemas?.has(apiVersion, kind) === true;
+  const lifecycle =
+    (clusterServes ? undefined : removedApiFinding(apiVersion, kind, release)) ??
+    deprecatedApiFinding(apiVersion, kind, release);
+  // A CRD serving this group, version and kind is what the cluster answers with.
+  if (!lifecycle || catalog.resolve(apiVersion, kind)?.kind === "crd")
+    return validateServedObject(catalog, apiVersion, kind, object, options);
+  if (lifecycle.severity === "error") return [lifecycle];
+  return [lifecycle, ...validateServedObject(catalog, apiVersion, kind, object, options)];
+}
+
+/** validateObject for an apiVersion/kind the release still serves. */
+function validateServedObject(
+  catalog: Catalog,
+  apiVersion: string,
+  kind: string,
+  object: JsonObject,
+  options: ValidateObjectOptions,
+): Finding[] {
   const { oldObject } = options;
   const ratcheting = options.ratcheting ?? true;
   const release = options.kubernetesVersion ?? defaultRelease;
@@ -165,8 +201,6 @@ export function validateObject(
   const target =
     catalog.resolve(apiVersion, kind) ??
     (builtin.schemas.has(apiVersion, kind) ? { kind: "builtin" as const, unions: undefined } : undefined);
-  const removed = target?.kind === "crd" ? undefined : removedApiFinding(apiVersion, kind, release);
-  if (removed) return [removed];
   const notYet =
     target?.kind !== "crd" && builtin.carried && !options.builtinSchemas && !builtin.schemas.has(apiVersion, kind)
       ? servedLater(apiVersion, kind, release)
