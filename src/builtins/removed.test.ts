@@ -6,6 +6,8 @@
  * words it: `<group/version> <Kind> is deprecated in v1.X+[, unavailable in
  * v1.Y+][; use <group/version> <Kind>]`.
  */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildCatalog, openApiSchemas, validateObject } from "../check/index.js";
@@ -138,6 +140,20 @@ const cases: Case[] = [
     removed("SelfSubjectReview", "authentication.k8s.io/v1beta1", 33, "authentication.k8s.io/v1"),
     "the 1.33 OpenAPI document no longer lists it",
   ],
+  [
+    "coordination.k8s.io/v1beta1",
+    "LeaseCandidate",
+    "1.36",
+    "warning coordination.k8s.io/v1beta1 LeaseCandidate is deprecated in v1.36+, unavailable in v1.39+",
+    "coordination/v1beta1/types.go: introduced=1.33 and no other tag, so prerelease-lifecycle-gen's + 3, + 3",
+  ],
+  [
+    "certificates.k8s.io/v1beta1",
+    "ClusterTrustBundle",
+    "1.35",
+    undefined,
+    "certificates/v1beta1/types.go: introduced=1.33 and no other tag, deprecated 1.36",
+  ],
   ["resource.k8s.io/v1alpha3", "DeviceClass", "1.33", undefined, "an alpha version: no deprecation warning"],
   [
     "resource.k8s.io/v1alpha3",
@@ -238,4 +254,43 @@ describe("API versions a release deprecated or removed", () => {
       expect(kinds.length).toBeGreaterThan(50);
     },
   );
+});
+
+// Kubernetes' own OpenAPI documents, as each release's API server serves them (../shared/k8s-openapi).
+const openapi = join(import.meta.dirname, "../../../shared/k8s-openapi");
+const documented = kubernetesReleases.filter((r) => existsSync(join(openapi, r)));
+
+/** apiVersion/kind of every object kind a release's documents list. */
+function servedKinds(release: KubernetesRelease): Set<string> {
+  const kinds = new Set<string>();
+  const dir = join(openapi, release);
+  for (const file of readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json"))) {
+    const doc = JSON.parse(readFileSync(join(dir, file), "utf8"));
+    for (const schema of Object.values(doc.components?.schemas ?? {}) as JsonObject[]) {
+      const gvks = (schema["x-kubernetes-group-version-kind"] ?? []) as {
+        group: string;
+        version: string;
+        kind: string;
+      }[];
+      for (const { group, version, kind } of gvks) kinds.add(`${group ? `${group}/` : ""}${version}/${kind}`);
+    }
+  }
+  return kinds;
+}
+
+describe.skipIf(documented.length === 0)("the lifecycle agrees with what each release's API server documents", () => {
+  it.each(documented)("%s lists no kind it removed, and every kind it deprecated", (release) => {
+    const served = servedKinds(release);
+    const removedThere = [...served].filter((key) => {
+      const cut = key.lastIndexOf("/");
+      return removedApi(key.slice(0, cut), key.slice(cut + 1), minorOf(release));
+    });
+    expect(removedThere).toEqual([]);
+    for (const [apiVersion, kind, at, said] of cases) {
+      if (at !== release || said === undefined) continue;
+      expect(served.has(`${apiVersion}/${kind}`), `${apiVersion} ${kind} on ${release}`).toBe(
+        said.startsWith("warning"),
+      );
+    }
+  });
 });
