@@ -6,11 +6,13 @@
  * words it: `<group/version> <Kind> is deprecated in v1.X+[, unavailable in
  * v1.Y+][; use <group/version> <Kind>]`.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildCatalog, openApiSchemas, validateObject } from "../check/index.js";
+import { run } from "../cli/main.js";
 import type { JsonObject } from "../value/index.js";
 import { type KubernetesRelease, kubernetesReleases, minorOf } from "./releases.js";
 import { deprecationWarning, removedApi } from "./removed.js";
@@ -292,5 +294,30 @@ describe.skipIf(documented.length === 0)("the lifecycle agrees with what each re
         said.startsWith("warning"),
       );
     }
+  });
+});
+
+describe("kunion validate --kubernetes-version", () => {
+  function kunion(text: string, ...argv: string[]) {
+    const dir = mkdtempSync(join(tmpdir(), "kunion-lifecycle-"));
+    writeFileSync(join(dir, "o.yaml"), text);
+    let stdout = "";
+    const code = run([...argv, join(dir, "o.yaml")], { stdout: (t) => (stdout += t), stderr: () => {}, color: false });
+    return { code, stdout: stdout.replaceAll(`${dir}/`, "") };
+  }
+  const policy =
+    "apiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\nspec:\n  validations: [{expression: 'true'}]\n";
+
+  it("warns on the release before the removal, passing, and refuses the object from the removal on", () => {
+    const before = kunion(policy, "validate", "--kubernetes-version", "1.33");
+    expect(before.code).toBe(0);
+    expect(before.stdout.trim()).toBe(
+      "o.yaml:1:1: warning api-removed: admissionregistration.k8s.io/v1beta1 ValidatingAdmissionPolicy is deprecated in v1.31+, unavailable in v1.34+",
+    );
+    const after = kunion(policy, "validate", "--kubernetes-version", "1.34");
+    expect(after.code).toBe(1);
+    expect(after.stdout.trim()).toBe(
+      'o.yaml:1:1: error api-removed: apiVersion: No schema known: no matches for kind "ValidatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1beta1": removed in Kubernetes 1.34; use admissionregistration.k8s.io/v1',
+    );
   });
 });
