@@ -163,7 +163,9 @@ export interface ValidateObjectOptions extends Omit<ValidateObjectsOptions, "old
  * schema (structural, defaults first, then CEL) and its unions. Unions the
  * schema checks itself (recognised from CEL or oneOf) are left to the schema,
  * and built-in discriminators with the API server's own wording are not
- * reported twice. Findings carry paths; the caller locates them.
+ * reported twice. An API version the release removed is that error alone;
+ * one it deprecated is the API server's warning, then the rest. Findings
+ * carry paths; the caller locates them.
  */
 export function validateObject(
   catalog: Catalog,
