@@ -8,7 +8,7 @@
  * as YAML that reads back the same (print.ts).
  * Imports value, path, findings and the `yaml` and `js-yaml` packages.
  */
-import { CORE_SCHEMA, load as loadYaml } from "js-yaml";
+import { load as loadYaml } from "js-yaml";
 import {
   Composer,
   type CST,
@@ -27,6 +27,7 @@ import {
 import { type Finding, parseError } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import { deepEqual, type JsonValue } from "../value/index.js";
+import { goYamlSchema, readQuickly } from "./fast.js";
 import { printYaml } from "./print.js";
 import { applyEdits, type Edit, editInPlace } from "./render.js";
 import { goYaml } from "./schema.js";
@@ -95,13 +96,13 @@ export function parseSource(text: string, file: string, limits: Partial<SourceLi
   }
   const documents: SourceDocument[] = [];
   for (const chunk of documentChunks(text)) {
+    const quick = chunk.text.length > lim.maxDocumentBytes ? undefined : readQuickly(chunk.text, lim.maxDepth);
+    if (quick) {
+      if (quick.value !== null) documents.push(quickDocument(file, chunk, quick.value, lim.maxDepth));
+      continue;
+    }
     const index = chunk.index;
-    const lines = new LineCounter();
-    const position = (offset: number): Position => {
-      const p = lines.linePos(offset);
-      return { line: p.line + chunk.line, column: p.col };
-    };
-    const parsed = parseChunk(chunk.text, lines, lim.maxDepth);
+    const { parsed, position } = parseWithLines(chunk, lim.maxDepth);
     if ("tooDeep" in parsed) {
       findings.push(at(parseError("document nests too deeply to be read"), position(parsed.tooDeep), index));
       continue;
@@ -148,6 +149,42 @@ export function parseSource(text: string, file: string, limits: Partial<SourceLi
     });
   }
   return { documents, findings };
+}
+
+/**
+ * A document the quick reading read: its syntax tree is built on the first
+ * call that needs it (a finding to locate, an edit to render), and only then.
+ */
+function quickDocument(file: string, chunk: DocumentChunk, value: JsonValue, maxDepth: number): SourceDocument {
+  let full: ReturnType<typeof parseWithLines> | undefined;
+  const tree = () => {
+    full ??= parseWithLines(chunk, maxDepth);
+    return full;
+  };
+  return {
+    file,
+    index: chunk.index,
+    value,
+    locate: (path) => {
+      const { parsed, position } = tree();
+      return "doc" in parsed ? locateIn(parsed.doc, path, position) : position(0);
+    },
+    render: (edits, onLost) => {
+      const { parsed } = tree();
+      const doc = "doc" in parsed && parsed.doc.errors.length === 0 ? parsed.doc : undefined;
+      return render(doc, chunk.text, value, edits, onLost);
+    },
+  };
+}
+
+/** The chunk's syntax tree, and the line and column (in the whole stream) of an offset in the chunk. */
+function parseWithLines(chunk: DocumentChunk, maxDepth: number) {
+  const lines = new LineCounter();
+  const position = (offset: number): Position => {
+    const p = lines.linePos(offset);
+    return { line: p.line + chunk.line, column: p.col };
+  };
+  return { parsed: parseChunk(chunk.text, lines, maxDepth), position };
 }
 
 /** A document for a value that came without text (an HTTP body field, an API call). */
@@ -235,13 +272,14 @@ const isSeparator = (line: string) => line.startsWith("---") && /^---[ \t]*(#.*)
 /**
  * go-yaml accepts a quoted multi-line scalar whose closing quote sits at its
  * key's indentation (`args: ['` … `']`, common in Argo workflows); the `yaml`
- * package does not. js-yaml reads such documents as go-yaml does. Aliases are
+ * package does not. js-yaml reads such documents as go-yaml does, scalars
+ * included (YAML 1.1, as the quick reading has them). Aliases are
  * refused here: js-yaml shares aliased nodes, and a shared graph is how an
  * alias bomb would slip past the expansion limit.
  */
 function readLeniently(text: string, lim: SourceLimits): JsonValue | undefined {
   try {
-    const value = loadYaml(text, { schema: CORE_SCHEMA, json: true }) as JsonValue;
+    const value = loadYaml(text, { schema: goYamlSchema, json: true }) as JsonValue;
     return hasSharedNodes(value, lim.maxDepth) ? undefined : value;
   } catch {
     return undefined;

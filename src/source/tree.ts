@@ -201,7 +201,7 @@ function setKey(out: JsonObject, key: string, value: JsonValue): void {
 }
 
 /** JSON scalars as they are; anything else the schema made (binary data) as its text. */
-function scalarValue(value: unknown, source: string | undefined): JsonValue {
+export function scalarValue(value: unknown, source: string | undefined): JsonValue {
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") return value;
   if (typeof value === "bigint") return Number(value);

@@ -1,0 +1,154 @@
+/**
+ * The quick reading of a document: js-yaml builds the value about ten times
+ * faster than the `yaml` package builds its syntax tree, so a document is
+ * read here first and its syntax tree built only when a finding needs a
+ * line (locate) or a fix needs the text (render). Scalars resolve through the
+ * very tags the syntax-tree reading uses (schema.ts: go-yaml v2's YAML 1.1),
+ * so both readings give the same value. Everything the quick reading does not
+ * handle as go-yaml does is left to the full one (index.ts), which also
+ * reports every problem: anchors and aliases (expansion limits, merge keys),
+ * tags, directives, collections and nulls as keys, duplicate keys, syntax errors,
+ * nesting near the limit.
+ */
+import { FAILSAFE_SCHEMA, type LoadOptions, load, Type } from "js-yaml";
+import { Document, isScalar } from "yaml";
+import type { JsonObject, JsonValue } from "../value/index.js";
+import { goYaml } from "./schema.js";
+import { scalarValue } from "./tree.js";
+
+interface ScalarTag {
+  test: RegExp;
+  resolve(text: string, onError: (message: string) => void, options: object): unknown;
+}
+
+const goDocument = new Document(null, goYaml);
+/** The tags a plain scalar is tested against, in the order the `yaml` package's composer tries them. */
+const scalarTags = (goDocument.schema.tags as unknown as Array<Partial<ScalarTag> & { default?: unknown }>).filter(
+  (t): t is ScalarTag & { default: true } => t.default === true && t.test instanceof RegExp,
+);
+/** Every test above needs one of these first characters, or an empty scalar (null): the rest are strings. */
+const mayBeTyped = /^[-+.0-9~NnYyTtOoFf]/;
+
+/** Set when the text needs the full reading: reset before each document. */
+let unsure = false;
+let matched: ScalarTag | undefined;
+const onError = () => {
+  unsure = true;
+};
+
+const implicitTag = "tag:kunion.dev,2026:go-yaml-scalar";
+const goScalar = new Type(implicitTag, {
+  kind: "scalar",
+  resolve: (text: unknown) => {
+    if (typeof text !== "string" || (text !== "" && !mayBeTyped.test(text))) return false;
+    matched = scalarTags.find((t) => t.test.test(text));
+    return matched !== undefined;
+  },
+  construct: (text: string) => {
+    const read = (matched as ScalarTag).resolve(text, onError, goDocument.options);
+    // Some tags answer a Scalar node (as the composer takes them), some a bare value.
+    return scalarValue(isScalar(read) ? read.value : read, text);
+  },
+});
+
+/** js-yaml reading scalars as go-yaml v2: no tags but str, seq and map. */
+export const goYamlSchema = FAILSAFE_SCHEMA.extend({ implicit: [goScalar] });
+
+/** A merge key, a tag or an anchor on any node, or a key that may be a collection: the full reading decides. */
+function listener(event: string, node: object): void {
+  // js-yaml's loader state: the node about to be read or just read, and where the reading stands.
+  const state = node as LoaderState;
+  if (event === "open") {
+    if (explicitKeyBefore(state.input, state.position)) unsure = true;
+    return;
+  }
+  if (state.anchor !== null) unsure = true;
+  else if (state.tag !== null && state.tag !== "?" && state.tag !== implicitTag) unsure = true;
+  else if (state.tag === "?" && state.result === "<<") unsure = true;
+  else if ((state.kind === "mapping" || state.kind === "sequence") && colonFollows(state.input, state.position))
+    unsure = true;
+}
+
+interface LoaderState {
+  tag: string | null;
+  anchor: string | null;
+  kind: string | null;
+  result: unknown;
+  input: string;
+  position: number;
+}
+
+/**
+ * Whether an explicit key's `?` (one after a blank, a line break or a flow indicator) stands before `at`,
+ * past blanks and line breaks: the node is an explicit key, which may be a collection.
+ */
+function explicitKeyBefore(text: string, at: number): boolean {
+  for (let i = at - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3f) return i === 0 || /[\s[{,]/.test(text.charAt(i - 1)); // ?
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
+  }
+  return false;
+}
+
+/** Whether the next thing after `from`, past blanks, line breaks and comments, is a `:` (the node was a key). */
+function colonFollows(text: string, from: number): boolean {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3a) return true; // :
+    if (c === 0x23) {
+      // # to the end of the line
+      const end = text.indexOf("\n", i);
+      if (end < 0) return false;
+      i = end;
+    } else if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
+  }
+  return false;
+}
+
+// Directives and document markers, which the stream splitting (index.ts) owns; a comment after an explicit
+// key's `?`, which hides it from the listener; a list item empty on its line (`- ` then a line less indented),
+// which js-yaml nests wrongly; block scalars with an indentation indicator or kept trailing lines, which it
+// reads otherwise.
+const needsFullReading =
+  /^(?:%|---|\.\.\.)|\?[ \t]+#|^[ \t]*(?:-[ \t]+)*-[ \t]*\r?$|[|>](?:[1-9][-+]?|[-+]?[1-9]|\+)[ \t]*(?:#.*)?\r?$/m;
+
+/**
+ * The document's value when the quick reading is sure to give what the full
+ * one gives, else undefined. `maxDepth` counts nodes (js-yaml's measure), so
+ * anything near the full reading's limit is left to it.
+ */
+export function readQuickly(text: string, maxDepth: number): { value: JsonValue } | undefined {
+  if (needsFullReading.test(text)) return undefined;
+  unsure = false;
+  let value: unknown;
+  try {
+    // maxDepth is js-yaml's own option, which its type declarations do not list yet.
+    value = load(text, { schema: goYamlSchema, listener, maxDepth: maxDepth - 8 } as LoadOptions);
+  } catch {
+    return undefined;
+  }
+  if (value === undefined || value === null) return { value: null };
+  // A scalar document is no manifest, and the readers differ on a top-level block scalar's indentation.
+  if (unsure || typeof value !== "object" || hasNullKey(value as JsonValue)) return undefined;
+  return { value: value as JsonValue };
+}
+
+/** js-yaml writes a null key as "null" where go-yaml (and the full reading) has "": a "null" key goes to the full reading. */
+function hasNullKey(value: JsonValue): boolean {
+  const stack: JsonValue[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== "object" || v === null) continue;
+    if (Array.isArray(v)) {
+      for (const item of v) if (typeof item === "object" && item !== null) stack.push(item);
+      continue;
+    }
+    for (const key in v as JsonObject) {
+      if (key === "null") return true;
+      const item = (v as JsonObject)[key] as JsonValue;
+      if (typeof item === "object" && item !== null) stack.push(item);
+    }
+  }
+  return false;
+}
