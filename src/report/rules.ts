@@ -77,8 +77,8 @@ export const messageRules: readonly RuleDoc[] = [
   messages(
     "api-removed",
     "error",
-    "An object uses an API version Kubernetes removed.",
-    "an object uses an API version the chosen Kubernetes release no longer serves, named with the release and the replacement",
+    "An object uses an API version Kubernetes removed or deprecated.",
+    "an object uses an API version the chosen Kubernetes release no longer serves, named with the release and the replacement; a version it still serves but has deprecated is a warning naming the release that removes it",
   ),
   messages(
     "status-ignored",
