@@ -130,7 +130,7 @@ describe("readQuickly", () => {
     );
   });
 
-  it("reads ordinary manifests itself, and leaves anchors, merge keys, tags, null and complex keys to the full reading", () => {
+  it("reads ordinary manifests itself, and leaves anchors, merge keys, tags, null and complex keys, empty list items and indented or kept block scalars to the full reading", () => {
     expect(readQuickly("apiVersion: v1\nkind: ConfigMap\ndata: {a: yes, b: 0777, c: '1'}\n", 512)).toEqual({
       value: { apiVersion: "v1", kind: "ConfigMap", data: { a: true, b: 511, c: "1" } },
     });
@@ -142,6 +142,13 @@ describe("readQuickly", () => {
       "? a\n: 1\n",
       "[a]: 1\n",
       "a: 1\na: 2\n",
+      "? - a\n: 1\n",
+      "? [a] # c\n: 1\n",
+      "{? [a]}",
+      "a: [? [a]]\n",
+      "- a\n-\n  - \n- b\n",
+      "a: |2\n   x\n",
+      "a: >+\n x\n \n",
     ])
       expect(readQuickly(text, 512), text).toBeUndefined();
   });

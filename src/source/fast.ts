@@ -107,11 +107,21 @@ function colonFollows(text: string, from: number): boolean {
 }
 
 // Directives and document markers, which the stream splitting (index.ts) owns; a comment after an explicit
-// key's `?`, which hides it from the listener; a list item empty on its line (`- ` then a line less indented),
-// which js-yaml nests wrongly; block scalars with an indentation indicator or kept trailing lines, which it
-// reads otherwise.
-const needsFullReading =
-  /^(?:%|---|\.\.\.)|\?[ \t]+#|^[ \t]*(?:-[ \t]+)*-[ \t]*\r?$|[|>](?:[1-9][-+]?|[-+]?[1-9]|\+)[ \t]*(?:#.*)?\r?$/m;
+// key's `?`, which hides it from the listener; block scalars with an indentation indicator or kept trailing
+// lines, which js-yaml reads otherwise.
+const needsFullReading = /^(?:%|---|\.\.\.)|\?[ \t]+#|[|>](?:[1-9][-+]?|[-+]?[1-9]|\+)[ \t]*(?:#.*)?\r?$/m;
+
+// A list item empty on its line (`- ` then a line less indented), which js-yaml nests wrongly. Found from
+// the lines that end in `-`: one regular expression anchored at every line start costs five times as much.
+const dashAtLineEnd = /-[ \t]*\r?$/gm;
+const onlyListIndicators = /^[ \t]*(?:-[ \t]+)*$/;
+function hasEmptyListItem(text: string): boolean {
+  dashAtLineEnd.lastIndex = 0;
+  for (let m = dashAtLineEnd.exec(text); m !== null; m = dashAtLineEnd.exec(text)) {
+    if (onlyListIndicators.test(text.slice(text.lastIndexOf("\n", m.index) + 1, m.index))) return true;
+  }
+  return false;
+}
 
 /**
  * The document's value when the quick reading is sure to give what the full
@@ -119,7 +129,7 @@ const needsFullReading =
  * anything near the full reading's limit is left to it.
  */
 export function readQuickly(text: string, maxDepth: number): { value: JsonValue } | undefined {
-  if (needsFullReading.test(text)) return undefined;
+  if (needsFullReading.test(text) || hasEmptyListItem(text)) return undefined;
   unsure = false;
   let value: unknown;
   try {
