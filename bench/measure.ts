@@ -3,6 +3,7 @@
  * so one garbage collection does not decide a figure. Only ratios between
  * timings taken in the same run are reported.
  */
+import { parseAllDocuments } from "yaml";
 
 const sortedMedian = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
@@ -35,4 +36,20 @@ export function medianPair(a: () => void, b: () => void, forMs = 2000): [number,
     tb.push(performance.now() - t);
   }
   return [sortedMedian(ta), sortedMedian(tb)];
+}
+
+/**
+ * The baseline the ratios are against: every document of a text parsed to a
+ * value by the `yaml` package, as any tool that reads YAML must at least do
+ * (bench/parse-only.ts does the same for the cold runs). Not kunion's own
+ * reader, whose speed is one of the things measured.
+ */
+export function parseYaml(text: string): number {
+  let documents = 0;
+  // Warnings silenced: a key that is a collection (one corpus example has one) is stringified, not an error.
+  for (const doc of parseAllDocuments(text, { logLevel: "error" })) {
+    if ("toJS" in doc) doc.toJS({ maxAliasCount: -1 });
+    documents++;
+  }
+  return documents;
 }
