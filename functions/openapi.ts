@@ -92,6 +92,7 @@ export const openapi = {
         required: ["valid", "findings"],
         properties: { valid: { type: "boolean" }, findings: { type: "array", items: ref("Finding") } },
       },
+      "A bare manifest as the body (apiVersion and kind at its top) is read as {object: body}; a YAML body of several documents as {objects: [one per document]}. Findings for a YAML body carry the line and column of their field in it.",
     ),
     "/v1/normalize": post(
       "Normalize an object's unions (KEP-1027)",

@@ -6,9 +6,11 @@
 import {
   type AjvError,
   depthOf,
+  type FieldPath,
   isObject,
   type JsonObject,
   type JsonValue,
+  type Position,
   parseSource,
   type RequestValidator,
 } from "../src/index.js";
@@ -60,8 +62,23 @@ export async function readLimited(body: ReadableStream<Uint8Array> | null, max: 
   return bytes;
 }
 
+/** A body, and for YAML where each of its fields is: the line and column findings carry. */
+export interface ReadBody {
+  body: JsonObject;
+  /** The line and column of the field at a path of `body` (undefined for JSON bodies). */
+  locate?: (path: FieldPath) => Position;
+}
+
 /** The body as a JSON object: JSON or YAML by Content-Type, at most 3 MiB and 512 levels deep. */
 export async function readBody(req: Request): Promise<JsonObject> {
+  return (await readLocated(req)).body;
+}
+
+/**
+ * The body with the positions of its fields. With `manyDocuments`, a YAML body of several
+ * documents is read as `{objects: [one per document]}`, as `kubectl apply -f` reads a file.
+ */
+export async function readLocated(req: Request, options: { manyDocuments?: boolean } = {}): Promise<ReadBody> {
   const type = req.headers.get("content-type") ?? "application/json";
   const yaml = /^(application|text)\/(x-)?yaml\b/i.test(type);
   if (!yaml && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
@@ -76,12 +93,26 @@ export async function readBody(req: Request): Promise<JsonObject> {
     throw new RequestError(400, "body", "the body is not UTF-8 text");
   }
   let value: JsonValue;
+  let locate: ReadBody["locate"];
   if (yaml) {
     const parsed = parseSource(text, "body", { maxInputBytes: maxBodyBytes });
     const [first] = parsed.findings.filter((f) => f.severity === "error");
     if (first) throw new RequestError(400, "body", `malformed YAML: line ${first.line}: ${first.message}`);
-    if (parsed.documents.length > 1) throw new RequestError(400, "body", "the body must be one YAML document");
-    value = parsed.documents[0]?.value ?? null;
+    const documents = parsed.documents.filter((d) => d.value !== null);
+    if (documents.length > 1) {
+      if (!options.manyDocuments)
+        throw new RequestError(400, "body", "the body must be one YAML document (several: POST them to /v1/validate)");
+      value = { objects: documents.map((d) => d.value) };
+      locate = (path) => {
+        const [field, index, ...rest] = path;
+        const document = field === "objects" && typeof index === "number" ? documents[index] : undefined;
+        return document ? document.locate(rest) : { line: 1, column: 1 };
+      };
+    } else {
+      const document = documents[0];
+      value = document?.value ?? null;
+      locate = document && ((path) => document.locate(path));
+    }
   } else {
     try {
       value = JSON.parse(text) as JsonValue;
@@ -91,7 +122,20 @@ export async function readBody(req: Request): Promise<JsonObject> {
   }
   if (!isObject(value)) throw new RequestError(400, "body", "the body must be a JSON or YAML object");
   if (depthOf(value) > maxDepth) throw new RequestError(400, "body", `the body nests deeper than ${maxDepth} levels`);
-  return value;
+  return locate ? { body: value, locate } : { body: value };
+}
+
+/**
+ * A bare manifest posted as the body (apiVersion and kind at its top, no `object`): read as
+ * `{object: body}`, its positions moved under `object`.
+ */
+export function wrapManifest(read: ReadBody): ReadBody {
+  const { body, locate } = read;
+  const bare = typeof body.apiVersion === "string" && typeof body.kind === "string" && !("object" in body);
+  if (!bare || "objects" in body) return read;
+  const wrapped: ReadBody = { body: { object: body } };
+  if (locate) wrapped.locate = (path) => locate(path.slice(1));
+  return wrapped;
 }
 
 /** Checks a body against its route's schema: the first error is a 400 naming the field. */

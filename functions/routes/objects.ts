@@ -4,6 +4,7 @@ import {
   buildCatalog,
   type Catalog,
   documentOf,
+  type FieldPath,
   type Finding,
   findingToJson,
   type JsonObject,
@@ -14,11 +15,11 @@ import {
   validateValidateRequest,
 } from "../../src/index.js";
 import type { RouteContext } from "../app.js";
-import { Budget, checkShape, RequestError, readBody } from "../request.js";
+import { Budget, checkShape, type ReadBody, RequestError, readLocated, wrapManifest } from "../request.js";
 
 export function validateRoute(app: Hono, ctx: RouteContext): void {
   app.post("/v1/validate", async (c) => {
-    const body = await readBody(c.req.raw);
+    const { body, locate } = wrapManifest(await readLocated(c.req.raw, { manyDocuments: true }));
     checkShape(validateValidateRequest, body);
     const catalog = catalogFor(body, ctx.catalog);
     const many = Array.isArray(body.objects);
@@ -43,7 +44,8 @@ export function validateRoute(app: Hono, ctx: RouteContext): void {
         unknownFields,
         kubernetesVersion: release?.release,
       });
-      findings.push(...found.map((f) => (many ? { ...f, document: i } : f)));
+      const prefix = many ? ["objects", i] : ["object"];
+      findings.push(...found.map((f) => located(many ? { ...f, document: i } : f, prefix, locate)));
     });
     return c.json({ valid: !findings.some((f) => f.severity === "error"), findings: findings.map(findingToJson) });
   });
@@ -51,7 +53,7 @@ export function validateRoute(app: Hono, ctx: RouteContext): void {
 
 export function normalizeRoute(app: Hono, ctx: RouteContext): void {
   app.post("/v1/normalize", async (c) => {
-    const body = await readBody(c.req.raw);
+    const { body, locate } = wrapManifest(await readLocated(c.req.raw));
     checkShape(validateNormalizeRequest, body);
     const object = body.object as JsonObject;
     const { apiVersion, kind } = typeMeta(object, "object");
@@ -64,9 +66,14 @@ export function normalizeRoute(app: Hono, ctx: RouteContext): void {
       object: result.object,
       changes: result.changes,
       notes: result.notes,
-      findings: result.errors.map(findingToJson),
+      findings: result.errors.map((f) => findingToJson(located(f, ["object"], locate))),
     });
   });
+}
+
+/** A finding with the line and column of its field in a YAML body. */
+function located(f: Finding, prefix: FieldPath, locate: ReadBody["locate"]): Finding {
+  return locate ? { ...f, ...locate([...prefix, ...f.path]) } : f;
 }
 
 /** The deployed catalog, or one built from the request's `crd` and `schema` (422 naming the field when invalid). */
