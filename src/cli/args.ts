@@ -214,14 +214,19 @@ function singleDashLongOptions(args: readonly string[]): void {
 }
 
 /** Node's argument-parser errors, reworded: which option, what it needs, what was meant. */
-function usageMessage(e: Error & { code?: string }): string {
-  const quoted = /'(-[^' ]*)/.exec(e.message)?.[1] ?? "";
+function usageMessage(
+  e: Error & { code?: string },
+  known: readonly string[] = optionNames,
+  shorts = "-o, -h and -v",
+): string {
+  // Node names an option with a short form as '-p, --port <value>': the long form is the name.
+  const quoted = /'(?:-\w, )?(-[^' ]*)/.exec(e.message)?.[1] ?? "";
   if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
     const negated = quoted.startsWith("--no-") ? "no-" : "";
     const name = quoted.replace(/^--?(no-)?/, "");
     const hint = quoted.startsWith("--")
-      ? didYouMean(name, optionNames, (o) => `--${negated}${o}`)
-      : `: short options are -o, -h and -v${didYouMean(name, optionNames, (o) => `--${o}`)}`;
+      ? didYouMean(name, known, (o) => `--${negated}${o}`)
+      : `: short options are ${shorts}${didYouMean(name, known, (o) => `--${o}`)}`;
     return `unknown option ${quoted}${hint}`;
   }
   if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
@@ -397,7 +402,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs | { command: 
       options: { port: { type: "string", short: "p" }, help: { type: "boolean", short: "h" } },
     });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(usageMessage(e as Error & { code?: string }, ["port", "help"], "-p and -h"));
   }
   if (parsed.values.help) return { command: "help" };
   const port = parsed.values.port;

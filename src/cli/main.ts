@@ -203,9 +203,11 @@ function release(args: ValidateArgs | CheckArgs, config: KunionConfig): Kubernet
 
 function validate(args: ValidateArgs, io: Io, config: KunionConfig): number {
   const kubernetesVersion = release(args, config);
+  // From the start: reading and parsing count towards the second before progress shows.
+  const started = Date.now();
   const { catalog, objects: loaded, old, files, findings } = load(args, config, kubernetesVersion);
   const objects = loaded.filter((o) => !isKindOf(o, args.skip));
-  const rejected = objects.filter((o) => isKindOf(o, args.reject));
+  const rejected = new Set(objects.filter((o) => isKindOf(o, args.reject)));
   const strict = args.strict ?? config.strict ?? true;
   const openapi = args.openapi === undefined ? undefined : readOpenAPI(args.openapi);
   const options = {
@@ -215,16 +217,21 @@ function validate(args: ValidateArgs, io: Io, config: KunionConfig): number {
     kubernetesVersion,
     builtinSchemas: openapi?.schemas,
   };
-  // File by file, so that a long run can say how far it is (each document keeps its own work budget).
-  const progress = new Progress(io.progress ? io.stderr : undefined, objects.length - rejected.length, "validating");
+  // Document by document, so that a long run can say how far it is (each keeps its own work budget).
+  const progress = new Progress(io.progress ? io.stderr : undefined, objects.length - rejected.size, "validating", {
+    start: started,
+  });
   const found: Finding[] = [];
-  for (const batch of byFile(objects.filter((o) => !rejected.includes(o)))) {
+  for (const batch of byDocument(objects.filter((o) => !rejected.has(o)))) {
     found.push(...validateObjects(batch, catalog, options));
     progress.advance(batch.length);
   }
   progress.clear();
   const all = missingSchemas(
-    applySeverities([...findings, ...(openapi?.findings ?? []), ...rejected.map(rejection), ...found], config.rules),
+    applySeverities(
+      [...findings, ...(openapi?.findings ?? []), ...[...rejected].map(rejection), ...found],
+      config.rules,
+    ),
     args.missingSchemas,
   );
   const failOn = args.failOn ?? config.failOn ?? "error";
@@ -250,11 +257,16 @@ function rejection(o: SourceObject): Finding {
   };
 }
 
-/** Objects grouped by their file, in order. */
-function byFile(objects: readonly SourceObject[]): SourceObject[][] {
-  const files = new Map<string, SourceObject[]>();
-  for (const o of objects) files.set(o.doc.file, [...(files.get(o.doc.file) ?? []), o]);
-  return [...files.values()];
+/** Objects grouped by their document (the items of a List share one), in order. */
+function byDocument(objects: readonly SourceObject[]): SourceObject[][] {
+  const documents = new Map<string, SourceObject[]>();
+  for (const o of objects) {
+    const key = `${o.doc.file}\u0000${o.doc.index}`;
+    const list = documents.get(key);
+    if (list) list.push(o);
+    else documents.set(key, [o]);
+  }
+  return [...documents.values()];
 }
 
 /** `--ignore-missing-schemas` drops the notices of objects without a schema; `--reject-missing-schemas` makes them errors. */

@@ -56,7 +56,11 @@ export function limitPerFile(
   const shown: Finding[] = [];
   for (const f of findings) {
     if (f.file === undefined) shown.push(f);
-    else byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
+    else {
+      const list = byFile.get(f.file);
+      if (list) list.push(f);
+      else byFile.set(f.file, [f]);
+    }
   }
   for (const [file, list] of byFile) {
     const ordered = [...list].sort((a, b) => rank[a.severity] - rank[b.severity] || compareFindings(a, b));
@@ -71,7 +75,11 @@ export function formatLimited(findings: readonly Finding[], format: "text" | "gi
   const { shown, hidden } = limitPerFile(groupParseErrors(findings), maxPerFile);
   const print = format === "github" ? formatGithub : formatText;
   const byFile = new Map<string | undefined, Finding[]>();
-  for (const f of [...shown].sort(compareFindings)) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
+  for (const f of [...shown].sort(compareFindings)) {
+    const list = byFile.get(f.file);
+    if (list) list.push(f);
+    else byFile.set(f.file, [f]);
+  }
   const parts: string[] = [];
   for (const [file, list] of byFile) {
     parts.push(print(list));

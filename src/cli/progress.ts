@@ -8,15 +8,17 @@ export class Progress {
   private drawn = false;
   private lastDrawn = 0;
   private readonly start: number;
+  private readonly now: () => number;
 
   constructor(
     /** Undefined when stderr is not a terminal: nothing is written. */
     private readonly write: ((text: string) => void) | undefined,
     private readonly total: number,
     private readonly label: string,
-    private readonly now: () => number = Date.now,
+    options: { start?: number; now?: () => number } = {},
   ) {
-    this.start = now();
+    this.now = options.now ?? Date.now;
+    this.start = options.start ?? this.now();
   }
 
   advance(count: number): void {

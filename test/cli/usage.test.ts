@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseServeArgs, UsageError } from "../../src/cli/args.js";
 import { colorWanted, run } from "../../src/cli/main.js";
 import { Progress } from "../../src/cli/progress.js";
 import { editDistance, nearest } from "../../src/cli/suggest.js";
@@ -233,15 +234,17 @@ describe("terminal niceties", () => {
     expect(colorWanted(env, terminal)).toBe(expected);
   });
 
+  it("progress counts the second from the run's start when told", () => {
+    let out = "";
+    const progress = new Progress((t) => (out += t), 2, "validating", { start: 0, now: () => 1500 });
+    progress.advance(1);
+    expect(out).toBe("\r\u001b[Kvalidating 1/2 object(s)…");
+  });
+
   it("progress is silent for the first second, then one rewritten line, erased at the end", () => {
     let now = 0;
     let out = "";
-    const progress = new Progress(
-      (t) => (out += t),
-      30,
-      "validating",
-      () => now,
-    );
+    const progress = new Progress((t) => (out += t), 30, "validating", { now: () => now });
     progress.advance(10);
     now = 900;
     progress.advance(10);
@@ -253,7 +256,7 @@ describe("terminal niceties", () => {
     expect(out).toBe("\r\u001b[Kvalidating 25/30 object(s)…");
     progress.clear();
     expect(out.endsWith("\r\u001b[K")).toBe(true);
-    const quiet = new Progress(undefined, 1, "validating", () => 5000);
+    const quiet = new Progress(undefined, 1, "validating", { now: () => 5000 });
     quiet.advance(1);
     quiet.clear();
   });
@@ -283,5 +286,16 @@ describe("suggestions", () => {
   it("suggests nothing far away", () => {
     expect(nearest("xyz", ["crd", "old"])).toBeUndefined();
     expect(nearest("output", ["crd", "old", "output"])).toBe("output");
+  });
+});
+
+describe("kunion serve's usage errors", () => {
+  it.each([
+    [["--prot", "80"], "unknown option --prot: did you mean --port?"],
+    [["-x"], "unknown option -x: short options are -p and -h"],
+    [["--port"], "--port needs a value"],
+    [["--port", "http"], '--port must be a port number (0-65535), not "http"'],
+  ])("%j", (argv, message) => {
+    expect(() => parseServeArgs(argv)).toThrow(new UsageError(message));
   });
 });
