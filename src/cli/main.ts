@@ -148,11 +148,7 @@ function checkoutRoot(): string {
 const configured = (globs: readonly string[] | undefined) => readGlobbed(process.cwd(), globs ?? []);
 
 function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernetesVersion?: KubernetesRelease) {
-  const found = readInputs(args.paths, undefined, [...args.ignore, ...(config.ignore ?? [])]);
-  if (found.length === 0)
-    throw new InputError(
-      `no YAML or JSON file (*.yaml, *.yml, *.json) in ${args.paths.join(", ")}${args.ignore.length + (config.ignore?.length ?? 0) > 0 ? " that is not ignored" : ""}`,
-    );
+  const found = manifests(args.paths, [...args.ignore, ...(config.ignore ?? [])]);
   // Helm and other templates are not manifests until rendered: left out, with one notice (as kunion check does).
   const templates = found.filter((f) => looksLikeTemplate(f.text));
   const inputs = found.filter((f) => !looksLikeTemplate(f.text));
@@ -188,6 +184,14 @@ function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernet
     files: found.length,
     inputs,
   };
+}
+
+/** The manifests of the paths given, less the ignored ones; none at all is an input error (exit 2). */
+function manifests(paths: readonly string[], ignore: readonly string[]): TextFile[] {
+  const found = readInputs(paths, undefined, ignore);
+  if (found.length > 0) return found;
+  const ignored = ignore.length > 0 ? " that is not ignored" : "";
+  throw new InputError(`no YAML or JSON file (*.yaml, *.yml, *.json) in ${paths.join(", ")}${ignored}`);
 }
 
 /** The release chosen on the command line, else in the configuration, else the newest. */
@@ -333,7 +337,7 @@ function check(root: string, args: CheckArgs, io: Io, loaded: LoadedConfig): num
 
 function convertCommand(args: ConvertArgs, io: Io, config: KunionConfig): number {
   const { catalog, objects, findings } = loadWorkspace({
-    inputs: readInputs(args.paths),
+    inputs: manifests(args.paths, config.ignore ?? []),
     crds: readInputs([...args.crd, ...expandGlobs(config.crds)]),
   });
   const declared = loadConversions(readInputs(args.conversion), catalog.crds);

@@ -299,3 +299,23 @@ describe("kunion serve's usage errors", () => {
     expect(() => parseServeArgs(argv)).toThrow(new UsageError(message));
   });
 });
+
+describe("kunion convert", () => {
+  it("leaves out .kunion.yaml's ignore, and says so when nothing is left", () => {
+    const dir = folder({ "a.yaml": configMap("a"), ".kunion.yaml": "ignore: ['**/a.yaml']\n" });
+    const { code, message } = kunion(
+      "convert",
+      "--config",
+      join(dir, ".kunion.yaml"),
+      "--conversion",
+      join(import.meta.dirname, "../../examples/conversions"),
+      "--to",
+      "v2",
+      dir,
+    );
+    expect([code, message]).toEqual([
+      2,
+      `kunion: no YAML or JSON file (*.yaml, *.yml, *.json) in ${dir} that is not ignored`,
+    ]);
+  });
+});
