@@ -94,6 +94,17 @@ const texts = fc.oneof(
         ":",
         " ",
         "\n",
+        "\r",
+        "\uFEFF",
+        "\u0085",
+        "\u2028",
+        "{{ .Values.x }}",
+        "constructor",
+        "__proto__",
+        "<<",
+        "!",
+        "%YAML 1.1\n",
+        "...\n",
         "-",
         "[",
         "]",
@@ -149,6 +160,10 @@ describe("readQuickly", () => {
       "- a\n-\n  - \n- b\n",
       "a: |2\n   x\n",
       "a: >+\n x\n \n",
+      "{{ .Values.x }}\n",
+      "a: {x, [b]}\n",
+      "\rkind: x\n",
+      "# c\n\uFEFF: 1\n",
     ])
       expect(readQuickly(text, 512), text).toBeUndefined();
   });

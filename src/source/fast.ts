@@ -54,19 +54,33 @@ const goScalar = new Type(implicitTag, {
 /** js-yaml reading scalars as go-yaml v2: no tags but str, seq and map. */
 export const goYamlSchema = FAILSAFE_SCHEMA.extend({ implicit: [goScalar] });
 
+/** Where each node being read began, innermost last: a flow mapping's entries are its keys. */
+const opened: number[] = [];
+
 /** A merge key, a tag or an anchor on any node, or a key that may be a collection: the full reading decides. */
 function listener(event: string, node: object): void {
   // js-yaml's loader state: the node about to be read or just read, and where the reading stands.
   const state = node as LoaderState;
+  const text = state.input;
   if (event === "open") {
-    if (explicitKeyBefore(state.input, state.position)) unsure = true;
+    opened.push(state.position);
+    if (explicitKeyBefore(text, state.position)) unsure = true;
     return;
   }
+  const start = opened.pop() ?? 0;
   if (state.anchor !== null) unsure = true;
   else if (state.tag !== null && state.tag !== "?" && state.tag !== implicitTag) unsure = true;
   else if (state.tag === "?" && state.result === "<<") unsure = true;
-  else if ((state.kind === "mapping" || state.kind === "sequence") && colonFollows(state.input, state.position))
-    unsure = true;
+  else if (state.kind === "mapping" || state.kind === "sequence") {
+    // A collection as a key: before a `:`, or as an entry of a flow mapping (`{[a]}`, `{{ .Values.x }}`).
+    if (codeAfter(text, state.position) === 0x3a) unsure = true;
+    else {
+      const before = codeBefore(text, start);
+      const parent = opened[opened.length - 1];
+      if ((before === 0x7b || before === 0x2c) && parent !== undefined && codeAfter(text, parent) === 0x7b)
+        unsure = true;
+    }
+  }
 }
 
 interface LoaderState {
@@ -78,38 +92,48 @@ interface LoaderState {
   position: number;
 }
 
+const isBlank = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+/** The character before `at`, past blanks and line breaks (NaN at the start). */
+const codeBefore = (text: string, at: number) => text.charCodeAt(lastNonBlank(text, at));
+
+/** The character at or after `from`, past blanks, line breaks and comments (NaN at the end). */
+function codeAfter(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x23) {
+      // # to the end of the line
+      const end = text.indexOf("\n", i);
+      if (end < 0) return Number.NaN;
+      i = end;
+    } else if (!isBlank(c)) return c;
+  }
+  return Number.NaN;
+}
+
 /**
  * Whether an explicit key's `?` (one after a blank, a line break or a flow indicator) stands before `at`,
  * past blanks and line breaks: the node is an explicit key, which may be a collection.
  */
 function explicitKeyBefore(text: string, at: number): boolean {
-  for (let i = at - 1; i >= 0; i--) {
-    const c = text.charCodeAt(i);
-    if (c === 0x3f) return i === 0 || /[\s[{,]/.test(text.charAt(i - 1)); // ?
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
-  }
-  return false;
+  const i = lastNonBlank(text, at);
+  return text.charCodeAt(i) === 0x3f && (i === 0 || /[\s[{,]/.test(text.charAt(i - 1)));
 }
 
-/** Whether the next thing after `from`, past blanks, line breaks and comments, is a `:` (the node was a key). */
-function colonFollows(text: string, from: number): boolean {
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x3a) return true; // :
-    if (c === 0x23) {
-      // # to the end of the line
-      const end = text.indexOf("\n", i);
-      if (end < 0) return false;
-      i = end;
-    } else if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
-  }
-  return false;
+/** Where the last character before `at` that is no blank or line break stands (-1 if none). */
+function lastNonBlank(text: string, at: number): number {
+  let i = at - 1;
+  while (i >= 0 && isBlank(text.charCodeAt(i))) i--;
+  return i;
 }
 
-// Directives and document markers, which the stream splitting (index.ts) owns; a comment after an explicit
-// key's `?`, which hides it from the listener; block scalars with an indentation indicator or kept trailing
+// A carriage return alone, a line break to js-yaml only; a byte order mark, which the `yaml` package
+// skips wherever a line starts; directives and document markers, which the
+// stream splitting (index.ts) owns; a comment after an explicit key's `?` or a flow entry's `{` or `,`,
+// which hides the key from the listener; block scalars with an indentation indicator or kept trailing
 // lines, which js-yaml reads otherwise.
-const needsFullReading = /^(?:%|---|\.\.\.)|\?[ \t]+#|[|>](?:[1-9][-+]?|[-+]?[1-9]|\+)[ \t]*(?:#.*)?\r?$/m;
+const needsFullReading =
+  /\r(?!\n)|\uFEFF|^(?:%|---|\.\.\.)|\?[ \t]+#|[{,][ \t\r\n]*#|[|>](?:[1-9][-+]?|[-+]?[1-9]|\+)[ \t]*(?:#.*)?\r?$/m;
 
 // A list item empty on its line (`- ` then a line less indented), which js-yaml nests wrongly. Found from
 // the lines that end in `-`: one regular expression anchored at every line start costs five times as much.
@@ -131,6 +155,7 @@ function hasEmptyListItem(text: string): boolean {
 export function readQuickly(text: string, maxDepth: number): { value: JsonValue } | undefined {
   if (needsFullReading.test(text) || hasEmptyListItem(text)) return undefined;
   unsure = false;
+  opened.length = 0;
   let value: unknown;
   try {
     // maxDepth is js-yaml's own option, which its type declarations do not list yet.
@@ -138,9 +163,10 @@ export function readQuickly(text: string, maxDepth: number): { value: JsonValue 
   } catch {
     return undefined;
   }
+  if (unsure) return undefined;
   if (value === undefined || value === null) return { value: null };
   // A scalar document is no manifest, and the readers differ on a top-level block scalar's indentation.
-  if (unsure || typeof value !== "object" || hasNullKey(value as JsonValue)) return undefined;
+  if (typeof value !== "object" || hasNullKey(value as JsonValue)) return undefined;
   return { value: value as JsonValue };
 }
 
