@@ -182,21 +182,23 @@ interface FuncLike {
 type TypeLike = { kind: string; name: string };
 const DYN_NAME = "dyn";
 
+function fits(v: CelValue, t: unknown): boolean {
+  const want = t as TypeLike;
+  if (want.name === DYN_NAME) return true;
+  try {
+    const got = celType(v) as TypeLike;
+    return got.kind === want.kind && got.name === want.name;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether `f` takes these values (as @bufbuild/cel decides before calling it): charged only then. */
 function takes(f: FuncLike, target: CelValue | undefined, args: readonly CelValue[]): boolean {
   if ((f.target === undefined) !== (target === undefined) || args.length !== f.arguments.length) return false;
-  const fits = (v: CelValue, t: unknown) => {
-    const want = t as TypeLike;
-    if (want.name === DYN_NAME) return true;
-    try {
-      const got = celType(v) as TypeLike;
-      return got.kind === want.kind && got.name === want.name;
-    } catch {
-      return false;
-    }
-  };
   if (target !== undefined && !fits(target, f.target)) return false;
-  return args.every((a, i) => fits(a, f.arguments[i]));
+  for (let i = 0; i < args.length; i++) if (!fits(args[i] as CelValue, f.arguments[i])) return false;
+  return true;
 }
 
 /** `f` charging the meter before every call it takes. */
