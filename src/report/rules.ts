@@ -81,6 +81,12 @@ export const messageRules: readonly RuleDoc[] = [
     "an object uses an API version the chosen Kubernetes release no longer serves, named with the release and the replacement; a version it still serves but has deprecated is a warning naming the release that removes it",
   ),
   messages(
+    "work-budget",
+    "error",
+    "A document needs more work than kunion spends on one document.",
+    "a document's validation rules need more work than kunion's bound on one document (2e7 cost units, twice the API server's per-object budget): its remaining rules are not checked",
+  ),
+  messages(
     "status-ignored",
     "notice",
     "The status of a custom resource is ignored by the API server.",
