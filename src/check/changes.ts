@@ -74,5 +74,6 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
 
 /** Helm and other templates: `{{` outside a comment line. */
 export function looksLikeTemplate(text: string): boolean {
-  return /^(?!\s*#).*\{\{/m.test(text);
+  // The line scan runs only where a `{{` is at all: most files have none, and the scan is costly on large ones.
+  return text.includes("{{") && /^(?!\s*#).*\{\{/m.test(text);
 }
