@@ -10,7 +10,7 @@ import { actionFindings, brief, commit, type ReportedFinding, repository, runAct
 // check --base`, which must report the same findings.
 
 /** `kunion check` run in the head of a repository, in-process, with JSON output. */
-export function kunionCheck(ws: string, ...argv: string[]) {
+function kunionCheck(ws: string, ...argv: string[]) {
   let stdout = "";
   let stderr = "";
   const cwd = process.cwd();
