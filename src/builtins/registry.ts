@@ -366,11 +366,13 @@ const metricSpec = struct("MetricSpec", metricFields, {
   discriminator: "type",
   members: metricTypes,
   exactlyOne: true,
+  wording: "metricSource",
 });
 const metricStatus = struct("MetricStatus", metricFields, {
   discriminator: "type",
   members: metricTypes,
   exactlyOne: true,
+  wording: "metricStatus",
 });
 const horizontalPodAutoscaler = struct("HorizontalPodAutoscaler", {
   spec: struct("HorizontalPodAutoscalerSpec", { metrics: listOf(metricSpec) }),

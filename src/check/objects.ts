@@ -250,7 +250,11 @@ function validateServedObject(
         validateObjectMetadata(object, nameRuleFor(apiVersion, kind));
       const notes = builtin.carried ? [] : [notCarried(release)];
       const schema = own.filter(
-        (f) => !(f.type === "FieldValueNotSupported" && isWordedDiscriminator(target.unions, f.path)),
+        (f) =>
+          !(
+            (f.type === "FieldValueNotSupported" || f.type === "FieldValueRequired") &&
+            isWordedDiscriminator(target.unions, f.path)
+          ),
       );
       return [...notes, ...schema, ...validateHandWritten(apiVersion, kind, object), ...unions];
     }

@@ -381,6 +381,8 @@ describe("wordings", () => {
       "envVar",
       "envVarSource",
       "handler",
+      "metricSource",
+      "metricStatus",
       "persistentVolumeSource",
       "seccompProfile",
       "statefulSetUpdateStrategy",
@@ -388,5 +390,43 @@ describe("wordings", () => {
     ]);
     expect(wordings.toString).toBeUndefined();
     expect(Object.isFrozen(wordings)).toBe(true);
+  });
+});
+
+describe("metricSource", () => {
+  // kubernetes/kubernetes pkg/apis/autoscaling/validation/validation.go, validateMetricSpec.
+  const metric = union(
+    "metricSource",
+    ["object", "pods", "resource", ["containerResource", "ContainerResource"], "external"],
+    "type",
+  );
+  const path: FieldPath = ["spec", "metrics", 0];
+  const sources = '"ContainerResource", "External", "Object", "Pods", "Resource"';
+
+  it("forbids every populated source but the one the type names", () => {
+    expect(messages(metric, { type: "Resource", resource: {}, pods: {}, external: {} }, path)).toEqual([
+      "spec.metrics[0].external: Forbidden: must populate the given metric source only",
+      "spec.metrics[0].pods: Forbidden: must populate the given metric source only",
+    ]);
+  });
+
+  it("requires the source the type names", () => {
+    expect(messages(metric, { type: "Pods" }, path)).toEqual([
+      "spec.metrics[0].pods: Required value: must populate information for the given metric source",
+    ]);
+  });
+
+  it("requires a type among the sorted source types, once each", () => {
+    expect(messages(metric, { resource: {} }, path)).toEqual([
+      "spec.metrics[0].type: Required value: must specify a metric source type",
+      `spec.metrics[0].type: Unsupported value: "": supported values: ${sources}`,
+    ]);
+    expect(messages(metric, { type: "Bogus", resource: {} }, path)).toEqual([
+      `spec.metrics[0].type: Unsupported value: "Bogus": supported values: ${sources}`,
+    ]);
+  });
+
+  it("accepts one source of the type's kind", () => {
+    expect(messages(metric, { type: "External", external: {} }, path)).toEqual([]);
   });
 });
