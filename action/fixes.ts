@@ -10,10 +10,10 @@ import { type ChangedLines, inDiff, textHunks } from "../src/checkout/index.js";
 import {
   type ChangedFile,
   type Finding,
+  fromJsonPointer,
   type KubernetesRelease,
   loadWorkspace,
   normalizeObjects,
-  type PathSegment,
   type TextFile,
 } from "../src/index.js";
 import type { RunContext } from "./inputs.js";
@@ -39,13 +39,6 @@ export interface FixOptions {
   /** The changed lines: a suggestion may only sit on lines the pull request's diff shows. */
   lines?: ChangedLines;
 }
-
-const pointerPath = (pointer: string): PathSegment[] =>
-  pointer
-    .split("/")
-    .slice(1)
-    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"))
-    .map((t) => (/^(0|[1-9][0-9]*)$/.test(t) ? Number(t) : t));
 
 const verbs = { clear: "clears", set: "sets", restore: "restores" } as const;
 
@@ -78,7 +71,7 @@ export function suggestedFixes(
     const finding = unionErrors.find((f) => f.file === result.file && f.document === result.index);
     if (!object || !finding || result.changes.length === 0 || result.errors.length > 0 || object.doc.within) continue;
     const edits = result.changes.map((c) => ({
-      path: pointerPath(c.pointer),
+      path: fromJsonPointer(c.pointer),
       value: c.op === "clear" ? undefined : c.value,
     }));
     const original = object.doc.render([]);

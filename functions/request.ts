@@ -7,6 +7,8 @@ import {
   type AjvError,
   depthOf,
   type FieldPath,
+  formatPath,
+  fromJsonPointer,
   isObject,
   type JsonObject,
   type JsonValue,
@@ -149,13 +151,7 @@ export function checkShape(validate: RequestValidator, body: JsonObject): void {
 
 /** `/request/objects/3` → `request.objects[3]`; the root is `body`. */
 function fieldOf(instancePath: string, last?: string): string {
-  const tokens = instancePath
-    .split("/")
-    .slice(1)
-    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
-  if (last !== undefined) tokens.push(last);
-  let out = "";
-  for (const t of tokens) out += /^\d+$/.test(t) ? `[${t}]` : out === "" ? t : `.${t}`;
+  const out = formatPath([...fromJsonPointer(instancePath), ...(last === undefined ? [] : [last])]);
   return out === "" ? "body" : out;
 }
 

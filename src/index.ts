@@ -15,6 +15,7 @@ export * from "./convert/index.js";
 export * from "./crd/index.js";
 export * from "./evolution/index.js";
 export * from "./findings/index.js";
+export { splitApiVersion } from "./names/index.js";
 export * from "./path/index.js";
 export * from "./report/index.js";
 export * from "./schema/index.js";

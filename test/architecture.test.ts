@@ -21,8 +21,8 @@ const allowed: Record<string, string[]> = {
   cel: ["schema", "value", "path", "findings", "names", "go", "@bufbuild/cel", "@bufbuild/re2"],
   validate: ["schema", "value", "path", "findings", "names", "go", "cel", "@bufbuild/re2"],
   evolution: ["crd", "schema", "names", "unions", "findings", "value", "path"],
-  convert: ["crd", "schema", "cel", "validate", "source", "findings", "value", "path"],
-  webhooks: ["convert", "unions", "validate", "findings", "value", "path"],
+  convert: ["crd", "schema", "cel", "validate", "source", "findings", "names", "value", "path"],
+  webhooks: ["convert", "unions", "validate", "findings", "names", "value", "path"],
   check: [
     "source",
     "crd",
@@ -33,6 +33,7 @@ const allowed: Record<string, string[]> = {
     "evolution",
     "convert",
     "findings",
+    "names",
     "value",
     "path",
   ],

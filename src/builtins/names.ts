@@ -11,6 +11,7 @@ import {
   nameIsDNS1035Label,
   nameIsDNSLabel,
   nameIsDNSSubdomain,
+  splitApiVersion,
 } from "../names/index.js";
 
 const byKind: Record<string, NameRule> = {
@@ -23,6 +24,6 @@ const byKind: Record<string, NameRule> = {
 };
 
 export function nameRuleFor(apiVersion: string, kind: string): NameRule {
-  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
+  const { group } = splitApiVersion(apiVersion);
   return byKind[`${group}/${kind}`] ?? nameIsDNSSubdomain;
 }

@@ -2,6 +2,7 @@ import { defaultRelease, type KubernetesRelease, minorOf, nameRuleFor, removedAp
 import { deprecationWarning } from "../builtins/removed.js";
 import { validateHandWritten } from "../builtins/validation/index.js";
 import { type Finding, finding, required } from "../findings/index.js";
+import { splitApiVersion } from "../names/index.js";
 import type { FieldPath } from "../path/index.js";
 import { propertyOf, type SchemaNode } from "../schema/index.js";
 import type { SourceDocument } from "../source/index.js";
@@ -127,7 +128,7 @@ function identityOf(object: JsonObject, apiVersion: string, kind: string): strin
   const name = isObject(meta) ? getKey(meta, "name") : undefined;
   if (typeof name !== "string" || name === "") return "";
   const namespace = isObject(meta) ? getKey(meta, "namespace") : undefined;
-  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
+  const { group } = splitApiVersion(apiVersion);
   return `${group}/${kind}/${typeof namespace === "string" ? namespace : ""}/${name}`;
 }
 

@@ -39,6 +39,7 @@ import {
   formatJson,
   formatSarif,
   formatText,
+  fromJsonPointer,
   type JsonValue,
   type KubernetesRelease,
   type KunionConfig,
@@ -48,12 +49,12 @@ import {
   looksLikeTemplate,
   type NormalizedObject,
   normalizeObjects,
-  type PathSegment,
   printYaml,
   releaseOf,
   type SourceDocument,
   type SourceObject,
   type Summary,
+  splitApiVersion,
   summarize,
   type TextFile,
   validateObjects,
@@ -344,7 +345,7 @@ function convertCommand(args: ConvertArgs, io: Io, config: KunionConfig): number
   const problems = [...findings, ...declared.findings];
   const converted: JsonValue[] = [];
   for (const o of objects) {
-    const group = o.apiVersion.includes("/") ? o.apiVersion.slice(0, o.apiVersion.indexOf("/")) : "";
+    const { group } = splitApiVersion(o.apiVersion);
     const conversion = declared.conversions.find((c) => c.group === group && c.kind === o.kind);
     const where = o.doc.locate([]);
     if (!conversion) {
@@ -474,7 +475,7 @@ function normalizeCommand(args: NormalizeArgs, io: Io, config: KunionConfig): nu
     results.forEach((r, i) => {
       const doc = objects[i]?.doc;
       const where = (pointer: string) => {
-        const p = doc?.locate(pointerToPath(pointer)) ?? { line: 1, column: 1 };
+        const p = doc?.locate(fromJsonPointer(pointer)) ?? { line: 1, column: 1 };
         return `${r.file}:${p.line}:${p.column}`;
       };
       for (const c of r.changes) io.stderr(`${where(c.pointer)}: ${describeChange(c)}\n`);
@@ -511,7 +512,7 @@ function normalizedFiles(
       mode === "apply"
         ? editsBetween(o.object, r.object).map((e) => ({ ...e, path: [...prefix, ...e.path] }))
         : r.changes.map((c) => ({
-            path: [...prefix, ...pointerToPath(c.pointer)],
+            path: [...prefix, ...fromJsonPointer(c.pointer)],
             value: c.op === "clear" ? undefined : c.value,
           }));
     const key = `${document.index}:${document.file}`;
@@ -536,14 +537,6 @@ function normalizedFiles(
     return out;
   });
   return files.map((f, i) => (i < files.length - 1 && f !== "" && !f.endsWith("\n") ? `${f}\n` : f)).join("---\n");
-}
-
-function pointerToPath(pointer: string): PathSegment[] {
-  return pointer
-    .split("/")
-    .slice(1)
-    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"))
-    .map((t) => (/^(0|[1-9][0-9]*)$/.test(t) ? Number(t) : t));
 }
 
 const colors = { error: "\u001b[31m", warning: "\u001b[33m", notice: "\u001b[36m" } as const;

@@ -6,7 +6,7 @@
  * Imports source, findings, path, value.
  */
 import { type Finding, finding, notSupported, parseError, type Severity, unknownField } from "../findings/index.js";
-import type { PathSegment } from "../path/index.js";
+import { fromJsonPointer, type PathSegment } from "../path/index.js";
 import { parseSource } from "../source/index.js";
 import { isObject, type JsonValue } from "../value/index.js";
 import { type AjvError, validate } from "./validate-config.generated.js";
@@ -63,7 +63,7 @@ export function readConfig(text: string, file: string): { config: KunionConfig; 
   const value: JsonValue = parsed.documents[0]?.value ?? {};
   if (validate(value)) return { config: withOff(value as KunionConfig), findings: parsed.findings };
   const findings = (validate.errors ?? []).map((e) => {
-    const path = pathOf(e.instancePath);
+    const path = fromJsonPointer(e.instancePath);
     return located(
       toFinding(e, path, value),
       e.keyword === "additionalProperties" ? [...path, String(e.params.additionalProperty)] : path,
@@ -118,13 +118,6 @@ function shown(value: JsonValue | undefined): JsonValue | undefined {
   if (typeof value === "object" && value !== null) return Array.isArray(value) ? "<a list>" : "<an object>";
   return value;
 }
-
-const pathOf = (pointer: string): PathSegment[] =>
-  pointer
-    .split("/")
-    .slice(1)
-    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"))
-    .map((t) => (/^(0|[1-9][0-9]*)$/.test(t) ? Number(t) : t));
 
 function valueAt(value: JsonValue, path: readonly PathSegment[]): JsonValue | undefined {
   let node: JsonValue | undefined = value;

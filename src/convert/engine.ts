@@ -10,6 +10,7 @@
  * the path rather than write an object that cannot be converted back.
  */
 import { formatValue } from "../findings/index.js";
+import { splitApiVersion } from "../names/index.js";
 import { clone, deepEqual, getKey, isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
 import {
   ANNOTATION,
@@ -24,13 +25,6 @@ import {
 import { showPath } from "./paths.js";
 import { prune } from "./schema.js";
 import { type Conversion, ConvertError, type SpokeConversion } from "./types.js";
-
-export function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const i = apiVersion.lastIndexOf("/");
-  return i < 0
-    ? { group: "", version: apiVersion }
-    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
-}
 
 export function versionsOf(c: Conversion): string[] {
   return [c.hub, ...[...c.spokes.keys()].filter((v) => v !== c.hub)];

@@ -1,9 +1,10 @@
 /** The round-trip checker and deterministic sample objects generated from a version's schema. */
 import type { Crd } from "../crd/index.js";
 import { type Finding, finding, formatValue } from "../findings/index.js";
+import { splitApiVersion } from "../names/index.js";
 import type { FieldPath } from "../path/index.js";
 import { displayText, getKey, isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
-import { convert, splitApiVersion } from "./engine.js";
+import { convert } from "./engine.js";
 import type { Conversion } from "./types.js";
 
 /** The first path where `a` and `b` differ (undefined when equal). */

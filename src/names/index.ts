@@ -159,3 +159,15 @@ export const nameIsDNSSubdomain: NameRule = (name, prefix) =>
 export const nameIsDNSLabel: NameRule = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 /** apimachinery NameIsDNS1035Label: Service. */
 export const nameIsDNS1035Label: NameRule = (name, prefix) => isDNS1035Label(prefix ? maskTrailingDash(name) : name);
+
+/**
+ * An apiVersion's group and version, split at its first slash as
+ * apimachinery's `schema.ParseGroupVersion` does; a bare version is the core
+ * group's. Whether either part is well formed is the caller's question.
+ */
+export function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0
+    ? { group: "", version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}

@@ -60,3 +60,17 @@ export function toJsonPointer(path: FieldPath): string {
     )
     .join("");
 }
+
+/**
+ * The path an RFC 6901 JSON Pointer names: `~1` and `~0` decoded, tokens of
+ * digits read as list indexes (a pointer does not say whether a token is an
+ * index; every caller here walks objects where digits name list items).
+ */
+export function fromJsonPointer(pointer: string): PathSegment[] {
+  if (pointer === "") return [];
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .map((t) => (/^(0|[1-9][0-9]*)$/.test(t) ? Number(t) : t));
+}

@@ -8,6 +8,7 @@ import {
   isValidPathSegmentName,
   type NameRule,
   nameIsDNSSubdomain,
+  splitApiVersion,
 } from "../names/index.js";
 import { getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { tooLong } from "./keywords/string.js";
@@ -152,7 +153,7 @@ export function validateObjectMeta(meta: JsonValue | undefined, loc: Loc, opts: 
         return typeof v === "string" ? v : "";
       };
       const apiVersion = field("apiVersion");
-      const version = apiVersion.includes("/") ? apiVersion.slice(apiVersion.indexOf("/") + 1) : apiVersion;
+      const { version } = splitApiVersion(apiVersion);
       if (version === "")
         out.push(invalid(toPath(at(ownersLoc, "apiVersion")), apiVersion, "version must not be empty"));
       for (const k of ["kind", "name", "uid"]) {

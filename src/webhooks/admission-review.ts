@@ -10,6 +10,7 @@
  * nothing from the request is executed, every outcome is an answer, never an exception.
  */
 import type { Finding } from "../findings/index.js";
+import { fromJsonPointer } from "../path/index.js";
 import { type Change, describeChange, type NormalizeInput, normalize } from "../unions/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import type { ReviewAnswer } from "./conversion-review.js";
@@ -125,10 +126,9 @@ export function jsonPatch(object: JsonValue, changes: readonly Change[]): PatchO
 /** The value at a JSON Pointer (RFC 6901), or undefined. Own properties only. */
 function resolve(value: JsonValue, pointer: string): JsonValue | undefined {
   let node: JsonValue | undefined = value;
-  for (const raw of pointer.split("/").slice(1)) {
-    const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (Array.isArray(node)) node = /^(0|[1-9]\d*)$/.test(token) ? node[Number(token)] : undefined;
-    else if (isObject(node)) node = getKey(node, token);
+  for (const seg of fromJsonPointer(pointer)) {
+    if (Array.isArray(node)) node = typeof seg === "number" ? node[seg] : undefined;
+    else if (isObject(node)) node = getKey(node, String(seg));
     else return undefined;
     if (node === undefined) return undefined;
   }

@@ -6,6 +6,7 @@
  * never mutated (each converter gets a copy), nothing from the request is executed,
  * and every outcome is an answer, never an exception.
  */
+import { splitApiVersion } from "../names/index.js";
 import { type FieldPath, formatPath } from "../path/index.js";
 import { clone, deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 
@@ -270,12 +271,9 @@ function checkConverted(item: Item, object: JsonObject, desired: string): string
 
 /** `group/version`, or `version` for the core group; undefined when malformed. */
 function parseApiVersion(s: string): GroupVersion | undefined {
-  const slash = s.indexOf("/");
-  if (slash < 0) return s === "" ? undefined : { group: "", version: s };
-  const group = s.slice(0, slash);
-  const version = s.slice(slash + 1);
-  if (group === "" || version === "" || version.includes("/")) return undefined;
-  return { group, version };
+  if (s === "") return undefined;
+  const gv = splitApiVersion(s);
+  return s.includes("/") && (gv.group === "" || gv.version === "" || gv.version.includes("/")) ? undefined : gv;
 }
 
 /** `request.objects[3] (CronJob default/nightly)`, for failure messages. */
