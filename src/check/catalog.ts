@@ -2,7 +2,7 @@ import { builtinSchemaFor, hasBuiltinSchema } from "../builtins/index.js";
 import { type Crd, type CrdVersion, isCrd, readCrd } from "../crd/index.js";
 import { type Finding, reroot } from "../findings/index.js";
 import { attachGoUnions, fromSMDSchema, type GoTypes, parseGoTypes, type SchemaNode } from "../schema/index.js";
-import type { SourceDocument } from "../source/index.js";
+import { locateFinding, type SourceDocument } from "../source/index.js";
 import { type CompiledSchema, compileSchema } from "../validate/index.js";
 import { getKey, isObject, type JsonValue } from "../value/index.js";
 
@@ -59,8 +59,7 @@ export function buildCatalog(
   const crds: Crd[] = [];
   const compiled = new Map<CrdVersion, CompiledSchema>();
   const smd: Record<string, SchemaNode> = Object.create(null);
-  const located = (doc: SourceDocument, found: Finding[]) =>
-    found.map((f) => ({ ...f, file: doc.file, document: doc.index, ...doc.locate(f.path) }));
+  const located = (doc: SourceDocument, found: Finding[]) => found.map((f) => locateFinding(doc, f));
 
   // Go files are parsed once per version folder, however many CRDs use them.
   const parsedGo = new Map<string, GoTypes>();

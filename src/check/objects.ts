@@ -5,7 +5,7 @@ import { type Finding, finding, required } from "../findings/index.js";
 import { splitApiVersion } from "../names/index.js";
 import type { FieldPath } from "../path/index.js";
 import { propertyOf, type SchemaNode } from "../schema/index.js";
-import type { SourceDocument } from "../source/index.js";
+import { locateFinding, type SourceDocument } from "../source/index.js";
 import { type NormalizeOptions, type NormalizeResult, normalize, validateUnions } from "../unions/index.js";
 import { validateObjectMetadata, validateWithSchema, WorkBudget, withWorkBudget } from "../validate/index.js";
 import { displayText, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
@@ -35,7 +35,7 @@ export function objectsOf(
       const removed =
         isObject(doc.value) &&
         removedApiFinding(displayText(doc.value.apiVersion), displayText(doc.value.kind), release);
-      if (removed) findings.push(at(doc, removed));
+      if (removed) findings.push(locateFinding(doc, removed));
       continue;
     }
     if (!isObject(doc.value)) {
@@ -45,15 +45,16 @@ export function objectsOf(
         detail: "a Kubernetes object must be a mapping",
         rule: "object",
       });
-      findings.push(at(doc, f));
+      findings.push(locateFinding(doc, f));
       continue;
     }
     const apiVersion = getKey(doc.value, "apiVersion");
     const kind = getKey(doc.value, "kind");
     // kubectl refuses these before anything else: "apiVersion not set, kind not set".
     if (typeof apiVersion !== "string" || apiVersion === "")
-      findings.push(at(doc, required(["apiVersion"], "", { rule: "object" })));
-    if (typeof kind !== "string" || kind === "") findings.push(at(doc, required(["kind"], "", { rule: "object" })));
+      findings.push(locateFinding(doc, required(["apiVersion"], "", { rule: "object" })));
+    if (typeof kind !== "string" || kind === "")
+      findings.push(locateFinding(doc, required(["kind"], "", { rule: "object" })));
     if (typeof apiVersion !== "string" || typeof kind !== "string" || !apiVersion || !kind) continue;
     const items = getKey(doc.value, "items");
     if (kind.endsWith("List") && Array.isArray(items)) {
@@ -137,10 +138,6 @@ export function indexByIdentity(objects: readonly SourceObject[]): Map<string, J
   const map = new Map<string, JsonObject>();
   for (const o of objects) if (o.identity) map.set(o.identity, o.object);
   return map;
-}
-
-export function at(doc: SourceDocument, f: Finding): Finding {
-  return { ...f, file: doc.file, document: doc.index, ...doc.locate(f.path) };
 }
 
 export interface ValidateObjectsOptions {
@@ -316,7 +313,7 @@ export function validateObjects(
     const found = withWorkBudget(work, () =>
       validateObject(catalog, o.apiVersion, o.kind, o.object, { ...options, oldObject }),
     );
-    for (const f of found) findings.push(at(o.doc, f));
+    for (const f of found) findings.push(locateFinding(o.doc, f));
   }
   return findings;
 }
@@ -335,6 +332,11 @@ export function normalizeObjects(
     const oldObject: JsonValue | undefined = o.identity ? options.old?.get(o.identity) : undefined;
     const schema = catalog.schemaFor(o.apiVersion, o.kind);
     const result = normalize({ object: o.object, oldObject, schema }, options);
-    return { file: o.doc.file, index: o.doc.index, ...result, errors: result.errors.map((f) => at(o.doc, f)) };
+    return {
+      file: o.doc.file,
+      index: o.doc.index,
+      ...result,
+      errors: result.errors.map((f) => locateFinding(o.doc, f)),
+    };
   });
 }

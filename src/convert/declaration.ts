@@ -2,7 +2,7 @@
 import type { Crd } from "../crd/index.js";
 import { type Finding, invalid, notSupported, required, unknownField } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
-import type { SourceDocument } from "../source/index.js";
+import { locateFinding, type SourceDocument } from "../source/index.js";
 import { clone, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { showPath } from "./paths.js";
 import { type CompiledRule, makeContext, RULES } from "./rules/index.js";
@@ -31,7 +31,7 @@ export function declaredSpoke(rules: readonly CompiledRule[]): SpokeConversion {
 export function readConversion(doc: SourceDocument, crd?: Crd): { conversion?: Conversion; findings: Finding[] } {
   const findings: Finding[] = [];
   const place = (f: Finding): void => {
-    findings.push({ ...f, file: doc.file, ...doc.locate(f.path), document: doc.index });
+    findings.push(locateFinding(doc, f));
   };
   const keysOf = (obj: JsonObject, at: FieldPath, allowed: readonly string[]) => {
     for (const k of Object.keys(obj)) if (!allowed.includes(k)) place(unknownField([...at, k], rule));

@@ -77,6 +77,11 @@ export interface SourceDocument {
   within?: { document: SourceDocument; path: FieldPath };
 }
 
+/** A finding placed in the document it was found in: file, document index, and the line and column of its field. */
+export function locateFinding(doc: SourceDocument, f: Finding): Finding {
+  return { ...f, file: doc.file, document: doc.index, ...doc.locate(f.path) };
+}
+
 export interface ParsedSource {
   documents: SourceDocument[];
   findings: Finding[];
