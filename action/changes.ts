@@ -10,7 +10,7 @@ import { GitHub } from "@actions/github/lib/utils";
 import {
   allFiles,
   type Candidates,
-  type Change,
+  type ChangedPath,
   changedBetween,
   configuredGlobs,
   deletedFiles,
@@ -48,11 +48,14 @@ export const kubernetesGlobs = (inputs: Inputs, config: KunionConfig): string[] 
  * followed through its Link headers) with @actions/github's client, which
  * goes through the runner's proxy settings.
  */
-async function pullRequestFiles(ctx: RunContext, token: string): Promise<{ changes: Change[]; truncated: boolean }> {
+async function pullRequestFiles(
+  ctx: RunContext,
+  token: string,
+): Promise<{ changes: ChangedPath[]; truncated: boolean }> {
   const [owner = "", repo = ""] = ctx.repository.split("/");
   const options = { baseUrl: ctx.apiUrl, request: { signal: AbortSignal.timeout(60_000) } };
   const octokit = token ? getOctokit(token, options) : new GitHub(options);
-  const changes: Change[] = [];
+  const changes: ChangedPath[] = [];
   let pages = 0;
   const params = { owner, repo, pull_number: ctx.pullNumber as number, per_page: 100 };
   for await (const page of octokit.paginate.iterator(octokit.rest.pulls.listFiles, params)) {

@@ -10,10 +10,10 @@ import { lstatSync, readlinkSync } from "node:fs";
 import { join, matchesGlob } from "node:path";
 import type { ChangedFile, Finding, KunionConfig, TextFile } from "../index.js";
 import { fileProblem, globInside, isKubernetesFileName, maxFileBytes, readInside } from "./files.js";
-import { blobsAt, type Change, objectFormat, readAt, workTreeFiles } from "./git.js";
+import { blobsAt, type ChangedPath, objectFormat, readAt, workTreeFiles } from "./git.js";
 
 export interface Candidates {
-  changes: Change[];
+  changes: ChangedPath[];
   /** Paths of the base that are gone. */
   deleted: string[];
   notes: string[];
@@ -40,7 +40,7 @@ export function configuredGlobs(config: KunionConfig, extra: readonly string[] =
 export function workTreeChanges(root: string, base: string): Candidates {
   const before = blobsAt(root, base);
   const blob = blobHasher(objectFormat(root));
-  const changes: Change[] = [];
+  const changes: ChangedPath[] = [];
   const present = new Set<string>();
   for (const path of workTreeFiles(root)) {
     if (!isKubernetesFileName(path)) continue;
@@ -90,7 +90,7 @@ export function allFiles(root: string, globs: readonly string[]): Candidates {
  */
 export function selectFiles(
   root: string,
-  candidates: readonly Change[],
+  candidates: readonly ChangedPath[],
   options: { globs: readonly string[]; ignore: readonly string[]; base?: string },
 ): Selection {
   const { globs, ignore } = options;
@@ -106,7 +106,7 @@ export function selectFiles(
       `${nonYaml.length} matched file(s) are not YAML or JSON (${nonYaml[0]?.path}${nonYaml.length > 1 ? ", …" : ""}): not checked`,
     );
   }
-  const now: { change: Change; text: string }[] = [];
+  const now: { change: ChangedPath; text: string }[] = [];
   for (const c of wanted.filter((w) => isKubernetesFileName(w.path))) {
     const read = readInside(root, c.path);
     if (read === undefined) continue;

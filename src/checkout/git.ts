@@ -92,7 +92,8 @@ export function topLevel(cwd: string): string {
   return text(cwd, ["rev-parse", "--show-toplevel"]).trim();
 }
 
-export interface Change {
+/** A file a change added, modified or renamed, by its path (its text is read later). */
+export interface ChangedPath {
   path: string;
   /** The path at the base when the file was renamed. */
   from?: string;
@@ -107,7 +108,7 @@ export function changedBetween(
   cwd: string,
   base: string,
   head: string,
-): { changes: Change[]; deleted: string[]; note?: string } {
+): { changes: ChangedPath[]; deleted: string[]; note?: string } {
   const diff = (range: string[]) =>
     text(cwd, ["diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", ...range, "--"]);
   let out: string;
@@ -119,7 +120,7 @@ export function changedBetween(
     note = `no merge base with ${base.slice(0, 12)} (${(e as Error).message.split(": ").pop()}): compared with it directly`;
   }
   const tokens = out.split("\0");
-  const changes: Change[] = [];
+  const changes: ChangedPath[] = [];
   const deleted: string[] = [];
   for (let i = 0; i < tokens.length; ) {
     const status = tokens[i++] ?? "";

@@ -21,7 +21,7 @@ export { configFileName, type LoadedConfig, loadConfig, readConfigFile } from ".
 export { type Removals, removalFindings } from "./deleted.js";
 export { fileProblem, globInside, maxFileBytes, readInside } from "./files.js";
 export {
-  type Change,
+  type ChangedPath,
   changedBetween,
   checkRef,
   ensureCommit,
