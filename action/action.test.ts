@@ -4,9 +4,10 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { type Files, repository, runAction, write } from "./testing.js";
+import { type ActionRun, type Files, repository, runAction, runBundle, write } from "./testing.js";
 
-// The committed bundle run the way the runner runs it (testing.ts).
+// The Action's source run the way the runner runs it (testing.ts); one case
+// runs the committed bundle as a process too, for what bundling can break.
 const root = join(import.meta.dirname, "..");
 const example = (p: string) => readFileSync(join(root, "examples", p), "utf8");
 // The corpus sits beside the checkout (shared/), in CI as here.
@@ -17,7 +18,30 @@ const corpusCrd = join(
 
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
 
-describe("the bundled Action on a pull request", () => {
+describe("the committed bundle", () => {
+  // What a run shows the runner, but for the timing in its log line.
+  const seen = (run: ActionRun) => ({
+    status: run.status,
+    log: run.stdout.replace(/ in \d+ ms:/, " in N ms:"),
+    summary: run.summary,
+    outputs: run.outputs,
+    findings: readFileSync(run.outputs["findings-file"] as string, "utf8"),
+  });
+
+  it("runs as a process and shows the runner what the source shows", async () => {
+    const repo = repository(
+      { "deploy/web.yaml": example("deployment/live.yaml") },
+      { "deploy/web.yaml": example("deployment/recreate.yaml") },
+    );
+    const bundled = seen(await runBundle(repo));
+    expect(bundled.status).toBe(1);
+    expect(bundled.log).toMatch(/^::error title=kunion union,file=deploy\/web.yaml,line=15,col=5::/m);
+    expect(bundled.outputs).toMatchObject({ errors: "1", warnings: "0" });
+    expect(bundled).toEqual(seen(await runAction(repo)));
+  });
+});
+
+describe("the Action on a pull request", () => {
   it("validates a changed manifest with its base revision as the old object, and fails the step", async () => {
     const repo = repository(
       { "deploy/web.yaml": example("deployment/live.yaml") },
@@ -138,7 +162,7 @@ describe("the bundled Action on a pull request", () => {
   it("fails with a clear message when the base commit cannot be fetched", async () => {
     const repo = repository({}, { "deploy/web.yaml": example("deployment/recreate.yaml") });
     const missing = "0123456789abcdef0123456789abcdef01234567";
-    const { stdout, stderr, status, summary, outputs } = await runAction(repo, {}, missing);
+    const { stdout, stderr, status, summary, outputs } = await runAction(repo, {}, { baseSha: missing });
     expect(status).toBe(1);
     expect(stdout).toMatch(
       new RegExp(`^::error::kunion: the base commit ${missing} cannot be found or fetched \\(git fetch`, "m"),
@@ -176,7 +200,7 @@ describe("the bundled Action on a pull request", () => {
     const { port } = server.address() as { port: number };
     try {
       const missing = "0123456789abcdef0123456789abcdef01234567";
-      const run = await runAction(repo, { token: "t0k" }, missing, `http://127.0.0.1:${port}`);
+      const run = await runAction(repo, { token: "t0k" }, { baseSha: missing, apiUrl: `http://127.0.0.1:${port}` });
       expect(asked).toEqual([
         "GET /repos/acme/demo/pulls/7/files?per_page=100 token t0k",
         "GET /repos/acme/demo/pulls/7/files?per_page=100&page=2 token t0k",

@@ -1,10 +1,13 @@
 /**
- * The GitHub Action: inputs → changed files → the core's checkChanges →
- * annotations, job summary, SARIF and findings files, outputs. All I/O is
- * here and in inputs.ts, git.ts, changes.ts and report.ts; the checks are
- * the core's, the same as `kunion check`.
+ * The GitHub Action's run: inputs → changed files → the checkout's check
+ * (src/checkout, the same as `kunion check`) → annotations, job summary,
+ * SARIF and findings files, outputs. It talks to the runner only through
+ * its protocol: the environment (INPUT_*, GITHUB_*, RUNNER_TEMP, the event
+ * file) in, workflow commands on stdout, the output and step summary files
+ * out (through @actions/core), so a test can run it in its own process.
+ * entry.ts, the bundle's entry, calls it once.
  */
-import { realpathSync } from "node:fs";
+import { appendFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
 import { checkCheckout, loadConfig, readBaseline, readInside } from "../src/checkout/index.js";
@@ -14,12 +17,12 @@ import { fixesMarkdown, postSuggestions, suggestedFixes } from "./fixes.js";
 import { getInputs, readContext } from "./inputs.js";
 import { annotate, summaryText, writeReports } from "./report.js";
 
-export async function main(): Promise<void> {
+/** One run of the Action; a failure is the step's (process.exitCode, via core.setFailed), never a throw. */
+export async function run(): Promise<void> {
   try {
     const inputs = getInputs();
     const ctx = readContext();
     ctx.workspace = realpathSync(ctx.workspace);
-    process.chdir(ctx.workspace);
     const loaded = loadConfig(ctx.workspace, inputs.config || undefined);
     const { config, findings: configFindings } = loaded;
     const configErrors = configFindings.filter((f) => f.severity === "error");
@@ -85,10 +88,11 @@ export async function main(): Promise<void> {
       });
     }
 
-    const sarifFile = resolve(inputs.sarifFile);
+    const sarifFile = resolve(ctx.workspace, inputs.sarifFile);
     const findingsFile = join(process.env.RUNNER_TEMP || ctx.workspace, "kunion-findings.json");
     writeReports(findings, summary, sarifFile, findingsFile);
-    if (inputs.summary && process.env.GITHUB_STEP_SUMMARY) {
+    const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+    if (inputs.summary && summaryFile) {
       const all = collected.failure ? [`failed: ${collected.failure}`, ...notes] : notes;
       const text = summaryText({
         findings,
@@ -98,7 +102,8 @@ export async function main(): Promise<void> {
         lines: diffLines,
         extra: [fixesMarkdown(fixes, policy)],
       });
-      await core.summary.addRaw(text).write();
+      // Appended as core.summary would, without its cache of the file's path (one per process, not per run).
+      appendFileSync(summaryFile, text);
     }
     core.setOutput("errors", summary.errors);
     core.setOutput("warnings", summary.warnings);
@@ -123,5 +128,3 @@ function readBaselineFile(root: string, file: string): { fingerprints: Set<strin
   const parsed = readBaseline(read.text, file);
   return "problem" in parsed ? { failure: `the baseline ${file} is ${parsed.problem.detail}` } : parsed;
 }
-
-await main();

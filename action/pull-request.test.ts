@@ -6,7 +6,7 @@ import { run } from "../src/cli/main.js";
 import { actionFindings, brief, commit, type ReportedFinding, repository, runAction, write } from "./testing.js";
 
 // Each case is a throwaway repository with a base and a head commit, run
-// through the bundled Action as the runner runs it and through `kunion
+// through the Action's source as the runner runs it and through `kunion
 // check --base`, which must report the same findings.
 
 /** `kunion check` run in the head of a repository, in-process, with JSON output. */
@@ -262,7 +262,7 @@ describe("fixes as suggestions", () => {
     const repo = repository({ "deploy/web.yaml": live }, { "deploy/web.yaml": recreate });
     const server = await api(200);
     try {
-      const run = await runAction(repo, { token: "t0k" }, repo.baseSha, server.url);
+      const run = await runAction(repo, { token: "t0k" }, { apiUrl: server.url });
       expect(server.posted.map((p) => [p.url, p.auth])).toEqual([
         ["POST /repos/acme/demo/pulls/7/reviews", "token t0k"],
       ]);
@@ -297,7 +297,7 @@ describe("fixes as suggestions", () => {
     const repo = repository({ "deploy/web.yaml": live }, { "deploy/web.yaml": recreate });
     const server = await api(200);
     try {
-      const run = await runAction(repo, { token: "t0k" }, repo.baseSha, server.url, "someone/demo");
+      const run = await runAction(repo, { token: "t0k" }, { apiUrl: server.url, headRepository: "someone/demo" });
       expect(server.posted).toEqual([]);
       expect(annotations(run.stdout).filter((l) => l.includes("not posted as a review"))).toEqual([
         "::notice::1 suggested fix(es) are not posted as a review (a fork's pull request gets a read-only token): they are in the job summary",
@@ -312,7 +312,7 @@ describe("fixes as suggestions", () => {
     const repo = repository({ "deploy/web.yaml": live }, { "deploy/web.yaml": recreate });
     const server = await api(403);
     try {
-      const run = await runAction(repo, { token: "t0k", policy: "smd" }, repo.baseSha, server.url);
+      const run = await runAction(repo, { token: "t0k", policy: "smd" }, { apiUrl: server.url });
       expect(server.posted).toHaveLength(1);
       expect(run.stdout).toMatch(
         /^::notice::1 suggested fix\(es\) are not posted as a review \(the token cannot write reviews \(HTTP 403\): give the job pull-requests: write\)/m,

@@ -1,13 +1,15 @@
 /**
- * For tests: throwaway git repositories with a base and a head commit, and the
- * committed Action bundle run on them the way the runner runs it (INPUT_*
- * variables, the event payload, a step summary file and an output file).
+ * For tests: throwaway git repositories with a base and a head commit, and
+ * the Action run on them the way the runner runs it (INPUT_* variables, the
+ * event payload, a step summary file and an output file): its source in this
+ * process (runAction), or the committed bundle as a process (runBundle).
  */
 import { execFile, execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { run } from "./main.js";
 
 const bundle = join(import.meta.dirname, "dist/index.js");
 
@@ -44,21 +46,36 @@ export function repository(base: Files, head: Files, remove: readonly string[] =
   return { dir, ws, baseSha, headSha: git("rev-parse", "HEAD") };
 }
 
-export async function runAction(
+/** What a run gave the runner: the step's log, its exit status, the job summary and the outputs. */
+export interface ActionRun {
+  stdout: string;
+  stderr: string;
+  status: number;
+  summary: string;
+  outputs: Record<string, string>;
+  ms: number;
+}
+
+type RunOptions = { baseSha?: string; apiUrl?: string; headRepository?: string };
+
+/**
+ * The runner's side of a run on a pull request event: the event file, an
+ * empty step summary and output file, and the environment the runner sets
+ * (inputs as INPUT_*, upper-cased with their dashes kept).
+ */
+function runnerEnvironment(
   repo: ReturnType<typeof repository>,
-  inputs: Record<string, string> = {},
-  baseSha = repo.baseSha,
-  apiUrl = "http://127.0.0.1:9",
-  headRepository = "acme/demo",
-) {
+  inputs: Record<string, string>,
+  options: RunOptions,
+): Record<string, string> {
   const { dir, ws } = repo;
   const event = {
     action: "synchronize",
     number: 7,
     pull_request: {
       number: 7,
-      base: { ref: "main", sha: baseSha },
-      head: { ref: "feature", sha: repo.headSha, repo: { full_name: headRepository } },
+      base: { ref: "main", sha: options.baseSha ?? repo.baseSha },
+      head: { ref: "feature", sha: repo.headSha, repo: { full_name: options.headRepository ?? "acme/demo" } },
     },
     repository: { full_name: "acme/demo" },
   };
@@ -76,28 +93,88 @@ export async function runAction(
     GITHUB_WORKSPACE: ws,
     GITHUB_REPOSITORY: "acme/demo",
     GITHUB_SERVER_URL: "https://github.com",
-    GITHUB_API_URL: apiUrl,
+    GITHUB_API_URL: options.apiUrl ?? "http://127.0.0.1:9",
     GITHUB_SHA: repo.headSha,
     RUNNER_TEMP: dir,
   };
-  // The runner upper-cases input names and keeps dashes.
   for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
+  return env;
+}
+
+/** The summary and the outputs the run left in the runner's files. */
+function runnerFiles(dir: string): Pick<ActionRun, "summary" | "outputs"> {
+  const read = (f: string) => readFileSync(join(dir, f), "utf8");
+  const outputs: Record<string, string> = {};
+  for (const m of read("output.txt").matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) {
+    outputs[m[1] as string] = m[3] as string;
+  }
+  return { summary: read("summary.md"), outputs };
+}
+
+/**
+ * The Action's source (main.ts's run) on a repository, in this process, as
+ * the runner would run it: its environment in place of this process's, the
+ * workspace as the working folder, stdout and stderr captured, the exit
+ * status from process.exitCode; all of them restored after. Runs must not
+ * overlap (a test file's tests run one after the other).
+ */
+export async function runAction(
+  repo: ReturnType<typeof repository>,
+  inputs: Record<string, string> = {},
+  options: RunOptions = {},
+): Promise<ActionRun> {
+  const env = runnerEnvironment(repo, inputs, options);
+  const saved = { env: process.env, cwd: process.cwd(), exitCode: process.exitCode };
+  const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
+  const captured = { stdout: "", stderr: "" };
+  const capture = (stream: "stdout" | "stderr") =>
+    ((chunk: string | Uint8Array) => {
+      captured[stream] += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+      return true;
+    }) as typeof process.stdout.write;
+  const started = Date.now();
+  process.env = env;
+  process.chdir(repo.ws);
+  process.exitCode = undefined;
+  process.stdout.write = capture("stdout");
+  process.stderr.write = capture("stderr");
+  let status: number;
+  try {
+    await run();
+  } finally {
+    status = Number(process.exitCode ?? 0);
+    process.stdout.write = writes.stdout;
+    process.stderr.write = writes.stderr;
+    process.exitCode = saved.exitCode;
+    process.chdir(saved.cwd);
+    process.env = saved.env;
+  }
+  return { ...captured, status, ...runnerFiles(repo.dir), ms: Date.now() - started };
+}
+
+/** The committed bundle (action/dist/index.js) on a repository, as a process the way the runner starts it. */
+export async function runBundle(
+  repo: ReturnType<typeof repository>,
+  inputs: Record<string, string> = {},
+  options: RunOptions = {},
+): Promise<ActionRun> {
+  const env = runnerEnvironment(repo, inputs, options);
   const started = Date.now();
   let stdout = "";
   let stderr = "";
   let status = 0;
   try {
-    ({ stdout, stderr } = await promisify(execFile)(process.execPath, [bundle], { cwd: ws, env, maxBuffer: 1 << 26 }));
+    ({ stdout, stderr } = await promisify(execFile)(process.execPath, [bundle], {
+      cwd: repo.ws,
+      env,
+      maxBuffer: 1 << 26,
+    }));
   } catch (e) {
     const err = e as { stdout: string; stderr: string; code: number };
     ({ stdout, stderr } = err);
     status = err.code;
   }
-  const read = (f: string) => readFileSync(join(dir, f), "utf8");
-  const output = read("output.txt");
-  const outputs: Record<string, string> = {};
-  for (const m of output.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) outputs[m[1] as string] = m[3] as string;
-  return { stdout, stderr, status, summary: read("summary.md"), outputs, ms: Date.now() - started };
+  return { stdout, stderr, status, ...runnerFiles(repo.dir), ms: Date.now() - started };
 }
 
 /** Commits everything in the work tree. */

@@ -8,7 +8,7 @@ import { run } from "../src/cli/main.js";
 
 // A pull request is the attacker here: what it adds must not make kunion read
 // outside the checkout, print what it read there, or run anything. Each case
-// runs through the committed Action bundle and through `kunion check`.
+// runs through the Action (its source, in this process) and through `kunion check`.
 
 const root = join(import.meta.dirname, "..");
 const recreate = readFileSync(join(root, "examples/deployment/recreate.yaml"), "utf8");
