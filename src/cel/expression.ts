@@ -7,14 +7,14 @@
  */
 import { isCelError, isCelList, isCelMap, isCelUint, plan } from "@bufbuild/cel";
 import { isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
-import { Checker, formatIssues } from "./checker.js";
-import { ENV, FUNCTIONS } from "./env.js";
+import { instrument } from "./cost/instrument.js";
+import { CostExceeded, Meter, PER_CALL_LIMIT, WorkExceeded, withMeter, workBudget } from "./cost/meter.js";
+import { ENV, FUNCTIONS } from "./environment.js";
 import type { CelBudget } from "./index.js";
-import { CostExceeded, Meter, PER_CALL_LIMIT, WorkExceeded, withMeter, workBudget } from "./meter.js";
+import { Checker, formatIssues } from "./language/checker.js";
+import { type CelT, DYN } from "./language/types.js";
+import { dynValue } from "./language/values.js";
 import { parseOrExplain } from "./rules.js";
-import { instrument } from "./syntax.js";
-import { type CelT, DYN } from "./types.js";
-import { dynValue } from "./values.js";
 
 /** A compiled expression (opaque). */
 export interface CelExpression {

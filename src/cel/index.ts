@@ -15,11 +15,11 @@
 import { type Finding, finding } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import type { JsonObject, JsonValue } from "../value/index.js";
-import type { WorkBudget } from "./meter.js";
+import type { WorkBudget } from "./cost/meter.js";
 import { type CelBadValue, type CompiledRules, compileRulesImpl, evaluateRulesImpl } from "./rules.js";
 
-export { escapeName, unescapeName } from "./escape.js";
-export { DOCUMENT_WORK_LIMIT, PER_CALL_LIMIT, RUNTIME_BUDGET, WorkBudget, withWorkBudget } from "./meter.js";
+export { DOCUMENT_WORK_LIMIT, PER_CALL_LIMIT, RUNTIME_BUDGET, WorkBudget, withWorkBudget } from "./cost/meter.js";
+export { escapeName, unescapeName } from "./language/escape.js";
 export type { CelBadValue } from "./rules.js";
 
 /** Compiled `x-kubernetes-validations` of one schema node (opaque: compiled programs + metadata). */

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { parse as parseYaml } from "yaml";
 import type { JsonObject, JsonValue } from "../value/index.js";
-import { escapeName, unescapeName } from "./escape.js";
 import { compileRules, evaluateRules } from "./index.js";
+import { escapeName, unescapeName } from "./language/escape.js";
 
 const budget = () => ({ remaining: 10_000_000 });
 const corpus = join(import.meta.dirname, "../../../shared/corpus");

@@ -7,13 +7,22 @@ import { type CelValue, isCelError, plan } from "@bufbuild/cel";
 import { type Finding, type FindingType, finding } from "../findings/index.js";
 import type { FieldPath, PathSegment } from "../path/index.js";
 import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
-import { Checker, type Expr, formatIssue, formatIssues } from "./checker.js";
-import { ENV, FUNCTIONS } from "./env.js";
-import { NONE, OptionalValue } from "./lib-optional.js";
-import { CostExceeded, Meter, PER_CALL_LIMIT, type WorkBudget, WorkExceeded, withMeter, workBudget } from "./meter.js";
-import { instrument, parseRule, SyntaxErrorAt, walk } from "./syntax.js";
-import { BOOL, type CelT, optionalOf, STRING, schemaType, schemaTypeName, typeKey } from "./types.js";
-import { asCel, toCelValue } from "./values.js";
+import { instrument } from "./cost/instrument.js";
+import {
+  CostExceeded,
+  Meter,
+  PER_CALL_LIMIT,
+  type WorkBudget,
+  WorkExceeded,
+  withMeter,
+  workBudget,
+} from "./cost/meter.js";
+import { ENV, FUNCTIONS } from "./environment.js";
+import { Checker, type Expr, formatIssue, formatIssues } from "./language/checker.js";
+import { parseRule, SyntaxErrorAt, walk } from "./language/syntax.js";
+import { BOOL, type CelT, optionalOf, STRING, schemaType, schemaTypeName, typeKey } from "./language/types.js";
+import { asCel, toCelValue } from "./language/values.js";
+import { NONE, OptionalValue } from "./libraries/optional.js";
 
 /** A compiled expression: planned program and what it needs. */
 interface Program {

@@ -5,7 +5,7 @@
  * no protobuf runtime is needed here).
  */
 import { type CelValue, celEnv, isCelError, parse, plan } from "@bufbuild/cel";
-import { GoError, parseFullDate, parseOpenAPIDuration, parseDateTime as parseStrfmtDateTime } from "../go/index.js";
+import { GoError, parseFullDate, parseOpenAPIDuration, parseDateTime as parseStrfmtDateTime } from "../../go/index.js";
 
 const baseEnv = celEnv({ variables: {} });
 const tsProgram = plan(baseEnv, parse("timestamp(x)"));

@@ -6,11 +6,8 @@
  * `string(ip)`, `string(cidr)`. Parsing follows Go's `net/netip` (no leading
  * zeros in IPv4, no zones, no IPv4-mapped IPv6 addresses).
  */
-import { CelScalar, celFunc, celMethod } from "@bufbuild/cel";
-import { decls } from "./decls.js";
-import { asCel, CelRuntimeError, OpaqueValue } from "./values.js";
-
-const { STRING, BOOL, INT, DYN } = CelScalar;
+import { asCel, CelRuntimeError, OpaqueValue, opaqueOf, parses } from "../language/values.js";
+import { type Declaration, declare } from "./declaration.js";
 
 export interface Addr {
   v4: boolean;
@@ -218,23 +215,8 @@ export function parseCIDR(raw: string): CIDRValue {
   return new CIDRValue(addr, bits);
 }
 
-function ok(fn: () => unknown): boolean {
-  try {
-    fn();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function asIP(v: unknown): Addr {
-  if (v instanceof IPValue) return v.addr;
-  throw new CelRuntimeError("no such overload");
-}
-function asCIDR(v: unknown): CIDRValue {
-  if (v instanceof CIDRValue) return v;
-  throw new CelRuntimeError("no such overload");
-}
+const asIP = (v: unknown): Addr => opaqueOf(IPValue, v).addr;
+const asCIDR = (v: unknown) => opaqueOf(CIDRValue, v);
 
 const inRange = (a: Addr, v4: boolean, prefix: bigint, bits: number) =>
   a.v4 === v4 && (a.n & maskOf(a, bits)) === prefix;
@@ -257,73 +239,52 @@ export function isGlobalUnicast(a: Addr) {
   return !isLoopback(a) && !isMulticast(a) && !isLinkLocalUnicast(a);
 }
 
-export const IP_DECLS = decls(`
-ip(string) -> IP
-isIP(string) -> bool
-ip.isCanonical(string) -> bool
-IP.family() -> int
-IP.isUnspecified() -> bool
-IP.isLoopback() -> bool
-IP.isLinkLocalMulticast() -> bool
-IP.isLinkLocalUnicast() -> bool
-IP.isGlobalUnicast() -> bool
-string(IP) -> string
-cidr(string) -> CIDR
-isCIDR(string) -> bool
-CIDR.containsIP(IP) -> bool
-CIDR.containsIP(string) -> bool
-CIDR.containsCIDR(CIDR) -> bool
-CIDR.containsCIDR(string) -> bool
-CIDR.ip() -> IP
-CIDR.masked() -> CIDR
-CIDR.prefixLength() -> int
-string(CIDR) -> string
-`);
-
-export const IP_FUNCS = [
-  celFunc("ip", [STRING], DYN, (s: string) => asCel(new IPValue(parseIP(s)))),
-  celFunc("isIP", [STRING], BOOL, (s: string) => ok(() => parseIP(s))),
-  celFunc("ip.isCanonical", [STRING], BOOL, (s: string) => addrString(parseIP(s)) === s),
-  celMethod("family", DYN, [], INT, function () {
+export const IPS: readonly Declaration[] = [
+  declare("ip(string) -> IP", (s: string) => asCel(new IPValue(parseIP(s)))),
+  declare("isIP(string) -> bool", (s: string) => parses(() => parseIP(s))),
+  declare("ip.isCanonical(string) -> bool", (s: string) => addrString(parseIP(s)) === s),
+  declare("IP.family() -> int", function (this: unknown) {
     return asIP(this).v4 ? 4n : 6n;
   }),
-  celMethod("isUnspecified", DYN, [], BOOL, function () {
+  declare("IP.isUnspecified() -> bool", function (this: unknown) {
     return asIP(this).n === 0n;
   }),
-  celMethod("isLoopback", DYN, [], BOOL, function () {
+  declare("IP.isLoopback() -> bool", function (this: unknown) {
     return isLoopback(asIP(this));
   }),
-  celMethod("isLinkLocalMulticast", DYN, [], BOOL, function () {
+  declare("IP.isLinkLocalMulticast() -> bool", function (this: unknown) {
     return isLinkLocalMulticast(asIP(this));
   }),
-  celMethod("isLinkLocalUnicast", DYN, [], BOOL, function () {
+  declare("IP.isLinkLocalUnicast() -> bool", function (this: unknown) {
     return isLinkLocalUnicast(asIP(this));
   }),
-  celMethod("isGlobalUnicast", DYN, [], BOOL, function () {
+  declare("IP.isGlobalUnicast() -> bool", function (this: unknown) {
     return isGlobalUnicast(asIP(this));
   }),
-  celFunc("cidr", [STRING], DYN, (s: string) => asCel(parseCIDR(s))),
-  celFunc("isCIDR", [STRING], BOOL, (s: string) => ok(() => parseCIDR(s))),
-  celMethod("containsIP", DYN, [DYN], BOOL, function (other: unknown) {
-    const c = asCIDR(this);
-    return c.contains(typeof other === "string" ? parseIP(other) : asIP(other));
+  declare("cidr(string) -> CIDR", (s: string) => asCel(parseCIDR(s))),
+  declare("isCIDR(string) -> bool", (s: string) => parses(() => parseCIDR(s))),
+  declare(["CIDR.containsIP(IP) -> bool", "CIDR.containsIP(string) -> bool"], function (this: unknown, other: unknown) {
+    return asCIDR(this).contains(typeof other === "string" ? parseIP(other) : asIP(other));
   }),
-  celMethod("containsCIDR", DYN, [DYN], BOOL, function (other: unknown) {
-    const c = asCIDR(this);
-    const o = typeof other === "string" ? parseCIDR(other) : asCIDR(other);
-    return o.addr.v4 === c.addr.v4 && c.bits <= o.bits && c.contains(o.addr);
-  }),
-  celMethod("ip", DYN, [], DYN, function () {
+  declare(
+    ["CIDR.containsCIDR(CIDR) -> bool", "CIDR.containsCIDR(string) -> bool"],
+    function (this: unknown, other: unknown) {
+      const c = asCIDR(this);
+      const o = typeof other === "string" ? parseCIDR(other) : asCIDR(other);
+      return o.addr.v4 === c.addr.v4 && c.bits <= o.bits && c.contains(o.addr);
+    },
+  ),
+  declare("CIDR.ip() -> IP", function (this: unknown) {
     return asCel(new IPValue(asCIDR(this).addr));
   }),
-  celMethod("masked", DYN, [], DYN, function () {
+  declare("CIDR.masked() -> CIDR", function (this: unknown) {
     const c = asCIDR(this);
     return asCel(new CIDRValue(c.masked(), c.bits));
   }),
-  celMethod("prefixLength", DYN, [], INT, function () {
+  declare("CIDR.prefixLength() -> int", function (this: unknown) {
     return BigInt(asCIDR(this).bits);
   }),
-  celFunc("string", [DYN], STRING, (v: unknown) => {
+  declare(["string(IP) -> string", "string(CIDR) -> string"], (v: unknown) => {
     if (v instanceof IPValue) return addrString(v.addr);
     if (v instanceof CIDRValue) return `${addrString(v.addr)}/${v.bits}`;
     throw new CelRuntimeError("no such overload");

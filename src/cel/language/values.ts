@@ -7,8 +7,8 @@
  * equality extended to all of them.
  */
 import { type CelValue, isCelList, isCelMap, isCelType, isCelUint } from "@bufbuild/cel";
-import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
-import { chargeWork } from "./meter.js";
+import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
+import { chargeWork } from "../cost/meter.js";
 import type { CelT, ObjectField } from "./types.js";
 import {
   isDuration,
@@ -55,6 +55,22 @@ export abstract class OpaqueValue {
 }
 
 export const asCel = (v: unknown): CelValue => v as CelValue;
+
+/** `v` as a value of the library type `type`, or the runtime's "no such overload". */
+export function opaqueOf<T extends OpaqueValue>(type: abstract new (...args: never[]) => T, v: unknown): T {
+  if (v instanceof type) return v;
+  throw new CelRuntimeError("no such overload");
+}
+
+/** Whether `parse` returns rather than throws: the libraries' `isIP(s)`, `isURL(s)`, … */
+export function parses(parse: () => unknown): boolean {
+  try {
+    parse();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** A CEL map over a JSON object: either an object type (escaped property names) or a map (additionalProperties). */
 export class ObjectValue {

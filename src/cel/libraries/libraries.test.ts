@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import type { JsonObject, JsonValue } from "../value/index.js";
-import { compileRules, evaluateRules } from "./index.js";
+import type { JsonObject, JsonValue } from "../../value/index.js";
+import { compileRules, evaluateRules } from "../index.js";
 
 const SCHEMA: JsonObject = {
   type: "object",

@@ -4,13 +4,11 @@
  * by @bufbuild/re2, run by a Pike VM here for match positions (leftmost-first,
  * Go's semantics; linear time, never backtracking).
  */
-import { CelScalar, type CelValue, celFunc, celMethod } from "@bufbuild/cel";
+import type { CelValue } from "@bufbuild/cel";
 import { RE2JS } from "@bufbuild/re2";
-import { decls } from "./decls.js";
-import { chargeWork } from "./meter.js";
-import { ArrayValue, asCel, CelRuntimeError } from "./values.js";
-
-const { STRING, BOOL, INT, DYN } = CelScalar;
+import { chargeWork } from "../cost/meter.js";
+import { ArrayValue, asCel, CelRuntimeError } from "../language/values.js";
+import { type Declaration, declare } from "./declaration.js";
 
 interface Inst {
   op: number;
@@ -181,26 +179,19 @@ export function findAll(regex: Regex, s: string, limit: number): string[] {
   return out;
 }
 
-export const REGEX_DECLS = decls(`
-string.find(string) -> string
-string.findAll(string) -> list<string>
-string.findAll(string, int) -> list<string>
-`);
-
-export const REGEX_FUNCS = [
-  celMethod("matches", STRING, [STRING], BOOL, function (pattern: string) {
+export const REGEX: readonly Declaration[] = [
+  declare("string.matches(string) -> bool", function (this: string, pattern: string) {
     return compileRegex(pattern).re.test(this);
   }),
-  celFunc("matches", [STRING, STRING], BOOL, (s: string, pattern: string) => compileRegex(pattern).re.test(s)),
-  celMethod("find", STRING, [STRING], STRING, function (pattern: string) {
-    const r = compileRegex(pattern);
-    const m = findAt(r, this, 0);
+  declare("matches(string, string) -> bool", (s: string, pattern: string) => compileRegex(pattern).re.test(s)),
+  declare("string.find(string) -> string", function (this: string, pattern: string) {
+    const m = findAt(compileRegex(pattern), this, 0);
     return m === undefined ? "" : this.slice(m[0], m[1]);
   }),
-  celMethod("findAll", STRING, [STRING], DYN, function (pattern: string): CelValue {
+  declare("string.findAll(string) -> list<string>", function (this: string, pattern: string): CelValue {
     return asCel(new ArrayValue(findAll(compileRegex(pattern), this, -1)));
   }),
-  celMethod("findAll", STRING, [STRING, INT], DYN, function (pattern: string, n: bigint): CelValue {
+  declare("string.findAll(string, int) -> list<string>", function (this: string, pattern: string, n: bigint): CelValue {
     return asCel(new ArrayValue(findAll(compileRegex(pattern), this, Number(n))));
   }),
 ];

@@ -4,39 +4,13 @@
  * (`sets.contains`, `sets.equivalent`, `sets.intersects`), which the API server
  * also enables.
  */
-import {
-  type CelList,
-  CelScalar,
-  type CelValue,
-  celFunc,
-  celMethod,
-  celUint,
-  isCelUint,
-  listType,
-} from "@bufbuild/cel";
-import { decls } from "./decls.js";
-import { CelRuntimeError, celEquals, runtimeTypeName } from "./values.js";
-import { isDuration, isTimestamp, makeDuration, secondsNanos } from "./wkt.js";
-
-const { INT, BOOL, DYN } = CelScalar;
-const LIST = listType(DYN);
+import { type CelList, type CelValue, celUint, isCelUint } from "@bufbuild/cel";
+import { CelRuntimeError, celEquals, runtimeTypeName } from "../language/values.js";
+import { isDuration, isTimestamp, makeDuration, secondsNanos } from "../language/wkt.js";
+import { type Declaration, declare } from "./declaration.js";
 
 const comparable = ["int", "uint", "double", "bool", "duration", "timestamp", "string", "bytes"];
 const summable = ["int", "uint", "double", "duration"];
-
-export const LISTS_DECLS = decls(
-  [
-    ...comparable.map((t) => `list<${t}>.isSorted() -> bool`),
-    ...summable.map((t) => `list<${t}>.sum() -> ${t}`),
-    ...comparable.map((t) => `list<${t}>.min() -> ${t}`),
-    ...comparable.map((t) => `list<${t}>.max() -> ${t}`),
-    "list<A>.indexOf(A) -> int",
-    "list<A>.lastIndexOf(A) -> int",
-    "sets.contains(list<A>, list<A>) -> bool",
-    "sets.equivalent(list<A>, list<A>) -> bool",
-    "sets.intersects(list<A>, list<A>) -> bool",
-  ].join("\n"),
-);
 
 /** Ordering of comparable CEL values (`_<_`), numbers compared across int/uint/double. */
 export function compareValues(a: CelValue, b: CelValue): number {
@@ -115,33 +89,45 @@ function contains(a: CelList, b: CelList): boolean {
   return true;
 }
 
-export const LISTS_FUNCS = [
-  celMethod("isSorted", LIST, [], BOOL, function () {
-    const xs = items(this);
-    for (let i = 1; i < xs.length; i++) if (compareValues(xs[i - 1] as CelValue, xs[i] as CelValue) > 0) return false;
-    return true;
-  }),
-  celMethod("sum", LIST, [], DYN, function () {
-    return sum(this);
-  }),
-  celMethod("min", LIST, [], DYN, function () {
-    return extreme(this, "min");
-  }),
-  celMethod("max", LIST, [], DYN, function () {
-    return extreme(this, "max");
-  }),
-  celMethod("indexOf", LIST, [DYN], INT, function (v: CelValue) {
+export const LISTS: readonly Declaration[] = [
+  declare(
+    comparable.map((t) => `list<${t}>.isSorted() -> bool`),
+    function (this: CelList) {
+      const xs = items(this);
+      for (let i = 1; i < xs.length; i++) if (compareValues(xs[i - 1] as CelValue, xs[i] as CelValue) > 0) return false;
+      return true;
+    },
+  ),
+  declare(
+    summable.map((t) => `list<${t}>.sum() -> ${t}`),
+    function (this: CelList) {
+      return sum(this);
+    },
+  ),
+  declare(
+    comparable.map((t) => `list<${t}>.min() -> ${t}`),
+    function (this: CelList) {
+      return extreme(this, "min");
+    },
+  ),
+  declare(
+    comparable.map((t) => `list<${t}>.max() -> ${t}`),
+    function (this: CelList) {
+      return extreme(this, "max");
+    },
+  ),
+  declare("list<A>.indexOf(A) -> int", function (this: CelList, v: CelValue) {
     const xs = items(this);
     return BigInt(xs.findIndex((x) => celEquals(x, v)));
   }),
-  celMethod("lastIndexOf", LIST, [DYN], INT, function (v: CelValue) {
+  declare("list<A>.lastIndexOf(A) -> int", function (this: CelList, v: CelValue) {
     const xs = items(this);
     for (let i = xs.length - 1; i >= 0; i--) if (celEquals(xs[i], v)) return BigInt(i);
     return -1n;
   }),
-  celFunc("sets.contains", [LIST, LIST], BOOL, (a: CelList, b: CelList) => contains(a, b)),
-  celFunc("sets.equivalent", [LIST, LIST], BOOL, (a: CelList, b: CelList) => contains(a, b) && contains(b, a)),
-  celFunc("sets.intersects", [LIST, LIST], BOOL, (a: CelList, b: CelList) => {
+  declare("sets.contains(list<A>, list<A>) -> bool", (a: CelList, b: CelList) => contains(a, b)),
+  declare("sets.equivalent(list<A>, list<A>) -> bool", (a: CelList, b: CelList) => contains(a, b) && contains(b, a)),
+  declare("sets.intersects(list<A>, list<A>) -> bool", (a: CelList, b: CelList) => {
     const xs = items(a);
     for (const y of b) if (xs.some((x) => celEquals(x, y))) return true;
     return false;

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import type { JsonObject } from "../value/index.js";
-import { compileRules, DOCUMENT_WORK_LIMIT, evaluateRules, WorkBudget, withWorkBudget } from "./index.js";
-import { replacedLength, replaceN, splitN } from "./lib-strings.js";
+import type { JsonObject } from "../../value/index.js";
+import { compileRules, DOCUMENT_WORK_LIMIT, evaluateRules, WorkBudget, withWorkBudget } from "../index.js";
+import { replacedLength, replaceN, splitN } from "../libraries/strings.js";
 
 const schema = (rule: string): JsonObject => ({
   type: "object",

@@ -6,12 +6,9 @@
  * Go keeps it: a small int64 amount (value × 10^exp) when it fits, else an
  * arbitrary-precision decimal rounded up to nano units.
  */
-import { CelScalar, celFunc, celMethod } from "@bufbuild/cel";
-import { GoError, parseQuantity as goParseQuantity } from "../go/index.js";
-import { decls } from "./decls.js";
-import { asCel, CelRuntimeError, OpaqueValue } from "./values.js";
-
-const { STRING, BOOL, INT, DOUBLE, DYN } = CelScalar;
+import { GoError, parseQuantity as goParseQuantity } from "../../go/index.js";
+import { asCel, CelRuntimeError, OpaqueValue, opaqueOf, parses } from "../language/values.js";
+import { type Declaration, declare } from "./declaration.js";
 
 const INT64_MAX = 9223372036854775807n;
 const INT64_MIN = -9223372036854775808n;
@@ -78,75 +75,55 @@ function addQ(a: QuantityValue, b: QuantityValue, sign: 1n | -1n): QuantityValue
   return new QuantityValue(r, e, dec);
 }
 
-function asQ(v: unknown): QuantityValue {
-  if (v instanceof QuantityValue) return v;
-  throw new CelRuntimeError("no such overload");
-}
+const asQ = (v: unknown) => opaqueOf(QuantityValue, v);
 function operand(v: unknown): QuantityValue {
   if (typeof v === "bigint") return new QuantityValue(v, 0, false);
   return asQ(v);
 }
 
-export const QUANTITY_DECLS = decls(`
-quantity(string) -> Quantity
-isQuantity(string) -> bool
-Quantity.isInteger() -> bool
-Quantity.asInteger() -> int
-Quantity.asApproximateFloat() -> double
-Quantity.sign() -> int
-Quantity.add(Quantity) -> Quantity
-Quantity.add(int) -> Quantity
-Quantity.sub(Quantity) -> Quantity
-Quantity.sub(int) -> Quantity
-Quantity.isLessThan(Quantity) -> bool
-Quantity.isGreaterThan(Quantity) -> bool
-Quantity.compareTo(Quantity) -> int
-`);
-
-export const QUANTITY_FUNCS = [
-  celFunc("quantity", [STRING], DYN, (s: string) => {
+export const QUANTITIES: readonly Declaration[] = [
+  declare("quantity(string) -> Quantity", (s: string) => {
     try {
       return asCel(parseQuantity(s));
     } catch (e) {
       throw new CelRuntimeError((e as Error).message);
     }
   }),
-  celFunc("isQuantity", [STRING], BOOL, (s: string) => {
-    try {
-      parseQuantity(s);
-      return true;
-    } catch {
-      return false;
-    }
-  }),
-  celMethod("isInteger", DYN, [], BOOL, function () {
+  declare("isQuantity(string) -> bool", (s: string) => parses(() => parseQuantity(s))),
+  declare("Quantity.isInteger() -> bool", function (this: unknown) {
     return asInt64(asQ(this)) !== undefined;
   }),
-  celMethod("asInteger", DYN, [], INT, function () {
+  declare("Quantity.asInteger() -> int", function (this: unknown) {
     const v = asInt64(asQ(this));
     if (v === undefined) throw new CelRuntimeError("cannot convert value to integer");
     return v;
   }),
-  celMethod("asApproximateFloat", DYN, [], DOUBLE, function () {
+  declare("Quantity.asApproximateFloat() -> double", function (this: unknown) {
     return approxFloat(asQ(this));
   }),
-  celMethod("sign", DYN, [], INT, function () {
+  declare("Quantity.sign() -> int", function (this: unknown) {
     const m = asQ(this).mantissa;
     return m > 0n ? 1n : m < 0n ? -1n : 0n;
   }),
-  celMethod("add", DYN, [DYN], DYN, function (o: unknown) {
-    return asCel(addQ(asQ(this), operand(o), 1n));
-  }),
-  celMethod("sub", DYN, [DYN], DYN, function (o: unknown) {
-    return asCel(addQ(asQ(this), operand(o), -1n));
-  }),
-  celMethod("isLessThan", DYN, [DYN], BOOL, function (o: unknown) {
+  declare(
+    ["Quantity.add(Quantity) -> Quantity", "Quantity.add(int) -> Quantity"],
+    function (this: unknown, o: unknown) {
+      return asCel(addQ(asQ(this), operand(o), 1n));
+    },
+  ),
+  declare(
+    ["Quantity.sub(Quantity) -> Quantity", "Quantity.sub(int) -> Quantity"],
+    function (this: unknown, o: unknown) {
+      return asCel(addQ(asQ(this), operand(o), -1n));
+    },
+  ),
+  declare("Quantity.isLessThan(Quantity) -> bool", function (this: unknown, o: unknown) {
     return compareQ(asQ(this), asQ(o)) < 0;
   }),
-  celMethod("isGreaterThan", DYN, [DYN], BOOL, function (o: unknown) {
+  declare("Quantity.isGreaterThan(Quantity) -> bool", function (this: unknown, o: unknown) {
     return compareQ(asQ(this), asQ(o)) > 0;
   }),
-  celMethod("compareTo", DYN, [DYN], INT, function (o: unknown) {
+  declare("Quantity.compareTo(Quantity) -> int", function (this: unknown, o: unknown) {
     return BigInt(compareQ(asQ(this), asQ(o)));
   }),
 ];

@@ -5,7 +5,7 @@
  * byte → bytes, int-or-string → dyn, objects with properties → object types
  * with escaped field names, additionalProperties → map, items → list).
  */
-import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import { getKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
 import { escapeName } from "./escape.js";
 
 export type ScalarKind =

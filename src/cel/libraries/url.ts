@@ -3,12 +3,10 @@
  * `getScheme`, `getHost`, `getHostname`, `getPort`, `getEscapedPath`,
  * `getQuery`, over Go's net/url rules in src/go.
  */
-import { CelScalar, type CelValue, celFunc, celMethod } from "@bufbuild/cel";
-import { escapedPath, GoError, hostname, parse, parseRequestURI, port, query, type URL } from "../go/index.js";
-import { decls } from "./decls.js";
-import { ArrayValue, asCel, CelRuntimeError, OpaqueValue } from "./values.js";
-
-const { STRING, BOOL, DYN } = CelScalar;
+import type { CelValue } from "@bufbuild/cel";
+import { escapedPath, GoError, hostname, parse, parseRequestURI, port, query, type URL } from "../../go/index.js";
+import { ArrayValue, asCel, CelRuntimeError, OpaqueValue, opaqueOf, parses } from "../language/values.js";
+import { type Declaration, declare } from "./declaration.js";
 
 /** Go `url.ParseRequestURI` to accept, then `url.Parse` for the parts, as `url()` does. */
 export function parseURL(raw: string): URL {
@@ -32,10 +30,7 @@ export class URLValue extends OpaqueValue {
   }
 }
 
-function asURL(v: unknown): URLValue {
-  if (!(v instanceof URLValue)) throw new CelRuntimeError("no such overload");
-  return v;
-}
+const asURL = (v: unknown) => opaqueOf(URLValue, v);
 
 /** A CEL map value over `Map<string, string[]>`. */
 const MAP_MARK = Symbol.for("@bufbuild/cel/map");
@@ -69,43 +64,25 @@ class QueryValue {
   }
 }
 
-export const URL_DECLS = decls(`
-url(string) -> URL
-isURL(string) -> bool
-URL.getScheme() -> string
-URL.getHost() -> string
-URL.getHostname() -> string
-URL.getPort() -> string
-URL.getEscapedPath() -> string
-URL.getQuery() -> map<string, list<string>>
-`);
-
-export const URL_FUNCS = [
-  celFunc("url", [STRING], DYN, (s: string) => asCel(new URLValue(s, parseURL(s)))),
-  celFunc("isURL", [STRING], BOOL, (s: string) => {
-    try {
-      parseURL(s);
-      return true;
-    } catch {
-      return false;
-    }
-  }),
-  celMethod("getScheme", DYN, [], STRING, function () {
+export const URLS: readonly Declaration[] = [
+  declare("url(string) -> URL", (s: string) => asCel(new URLValue(s, parseURL(s)))),
+  declare("isURL(string) -> bool", (s: string) => parses(() => parseURL(s))),
+  declare("URL.getScheme() -> string", function (this: unknown) {
     return asURL(this).url.scheme;
   }),
-  celMethod("getHost", DYN, [], STRING, function () {
+  declare("URL.getHost() -> string", function (this: unknown) {
     return asURL(this).url.host;
   }),
-  celMethod("getHostname", DYN, [], STRING, function () {
+  declare("URL.getHostname() -> string", function (this: unknown) {
     return hostname(asURL(this).url);
   }),
-  celMethod("getPort", DYN, [], STRING, function () {
+  declare("URL.getPort() -> string", function (this: unknown) {
     return port(asURL(this).url);
   }),
-  celMethod("getEscapedPath", DYN, [], STRING, function () {
+  declare("URL.getEscapedPath() -> string", function (this: unknown) {
     return escapedPath(asURL(this).url);
   }),
-  celMethod("getQuery", DYN, [], DYN, function () {
+  declare("URL.getQuery() -> map<string, list<string>>", function (this: unknown) {
     return asCel(new QueryValue(query(asURL(this).url)));
   }),
 ];

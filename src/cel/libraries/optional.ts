@@ -4,13 +4,11 @@
  * `value`, `orValue`, `or`, and `x.?f` / `x[?k]` (rewritten by `syntax.ts`
  * into internal calls). `oldSelf` is an optional when `optionalOldSelf` is set.
  */
-import { CelScalar, type CelValue, celFunc, celMethod, isCelList, isCelMap, isCelUint } from "@bufbuild/cel";
-import { OPT_INDEX, OPT_SELECT } from "./checker.js";
-import { decls } from "./decls.js";
-import { asCel, CelRuntimeError, celEquals, OpaqueValue } from "./values.js";
-import { isDuration, isTimestamp, secondsNanos } from "./wkt.js";
-
-const { DYN, BOOL } = CelScalar;
+import { type CelValue, isCelList, isCelMap, isCelUint } from "@bufbuild/cel";
+import { OPT_INDEX, OPT_SELECT } from "../language/checker.js";
+import { asCel, CelRuntimeError, celEquals, OpaqueValue, opaqueOf } from "../language/values.js";
+import { isDuration, isTimestamp, secondsNanos } from "../language/wkt.js";
+import { type Declaration, declare, internal } from "./declaration.js";
 
 export class OptionalValue extends OpaqueValue {
   readonly celTypeName = "optional_type";
@@ -47,71 +45,59 @@ interface MapLike {
   get(k: unknown): CelValue | undefined;
 }
 
+/** What `x.?f` and `x[?k]` look into: an optional's value (undefined for none), anything else as it is. */
+function unwrapped(operand: CelValue): CelValue | undefined {
+  return operand instanceof OptionalValue ? operand.value : operand;
+}
+
+/** `m[?k]` of a map: the entry as an optional. */
+function optEntry(m: CelValue, key: CelValue): CelValue {
+  const map = m as unknown as MapLike;
+  return map.has(key) ? optionalOf(map.get(key) as CelValue) : none();
+}
+
+const isPlainMap = (v: CelValue) => isCelMap(v) && !(v instanceof OpaqueValue);
+
 function optSelect(operand: CelValue, field: CelValue): CelValue {
-  let target: CelValue | undefined = operand;
-  if (target instanceof OptionalValue) {
-    if (target.value === undefined) return none();
-    target = target.value;
-  }
-  if (isCelMap(target) && !(target instanceof OpaqueValue)) {
-    const m = target as unknown as MapLike;
-    return m.has(field) ? optionalOf(m.get(field) as CelValue) : none();
-  }
+  const target = unwrapped(operand);
+  if (target === undefined) return none();
+  if (isPlainMap(target)) return optEntry(target, field);
   throw new CelRuntimeError(`no such overload: _?._(${typeof target})`);
 }
 
 function optIndex(operand: CelValue, key: CelValue): CelValue {
-  let target: CelValue | undefined = operand;
-  if (target instanceof OptionalValue) {
-    if (target.value === undefined) return none();
-    target = target.value;
-  }
+  const target = unwrapped(operand);
+  if (target === undefined) return none();
   if (isCelList(target)) {
     const i = typeof key === "bigint" ? Number(key) : typeof key === "number" ? key : Number.NaN;
     if (!Number.isInteger(i)) throw new CelRuntimeError("unsupported index type");
     const v = target.get(i);
     return v === undefined ? none() : optionalOf(v);
   }
-  if (isCelMap(target) && !(target instanceof OpaqueValue)) {
-    const m = target as unknown as MapLike;
-    return m.has(key) ? optionalOf(m.get(key) as CelValue) : none();
-  }
+  if (isPlainMap(target)) return optEntry(target, key);
   throw new CelRuntimeError("no such overload: _[?_]");
 }
 
-export const OPTIONAL_DECLS = decls(`
-optional.of(A) -> optional<A>
-optional.ofNonZeroValue(A) -> optional<A>
-optional.none() -> optional<A>
-optional<A>.hasValue() -> bool
-optional<A>.value() -> A
-optional<A>.orValue(A) -> A
-optional<A>.or(optional<A>) -> optional<A>
-`);
+const asOptional = (v: unknown) => opaqueOf(OptionalValue, v);
 
-function asOptional(v: CelValue): OptionalValue {
-  if (!(v instanceof OptionalValue)) throw new CelRuntimeError("no such overload");
-  return v;
-}
-
-export const OPTIONAL_FUNCS = [
-  celFunc("optional.of", [DYN], DYN, (v: CelValue) => optionalOf(v)),
-  celFunc("optional.ofNonZeroValue", [DYN], DYN, (v: CelValue) => (isZero(v) ? none() : optionalOf(v))),
-  celFunc("optional.none", [], DYN, () => none()),
-  celMethod("hasValue", DYN, [], BOOL, function () {
+export const OPTIONALS: readonly Declaration[] = [
+  declare("optional.of(A) -> optional<A>", (v: CelValue) => optionalOf(v)),
+  declare("optional.ofNonZeroValue(A) -> optional<A>", (v: CelValue) => (isZero(v) ? none() : optionalOf(v))),
+  declare("optional.none() -> optional<A>", () => none()),
+  declare("optional<A>.hasValue() -> bool", function (this: unknown) {
     return asOptional(this).value !== undefined;
   }),
-  celMethod("value", DYN, [], DYN, function () {
+  declare("optional<A>.value() -> A", function (this: unknown) {
     const v = asOptional(this).value;
     if (v === undefined) throw new CelRuntimeError("optional.none() dereference");
     return v;
   }),
-  celMethod("orValue", DYN, [DYN], DYN, function (other: CelValue) {
+  declare("optional<A>.orValue(A) -> A", function (this: unknown, other: CelValue) {
     return asOptional(this).value ?? other;
   }),
-  celMethod("or", DYN, [DYN], DYN, function (other: CelValue) {
-    return asOptional(this).value === undefined ? (asOptional(other) as unknown as CelValue) : this;
+  declare("optional<A>.or(optional<A>) -> optional<A>", function (this: unknown, other: CelValue) {
+    return asOptional(this).value === undefined ? asOptional(other) : this;
   }),
-  celFunc(OPT_SELECT, [DYN, DYN], DYN, optSelect),
-  celFunc(OPT_INDEX, [DYN, DYN], DYN, optIndex),
+  internal(OPT_SELECT, 2, optSelect),
+  internal(OPT_INDEX, 2, optIndex),
 ];

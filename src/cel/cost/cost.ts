@@ -15,12 +15,10 @@
  * the same units so that it is the same on every machine.
  */
 import { type CelFunc, type CelValue, celType, isCelList, isCelMap } from "@bufbuild/cel";
-import { CIDRValue } from "./lib-ip.js";
-import { countOf, replacedLength } from "./lib-strings.js";
+import { OpaqueValue } from "../language/values.js";
+import { CIDRValue } from "../libraries/ip.js";
+import { countOf, replacedLength } from "../libraries/strings.js";
 import { currentMeter } from "./meter.js";
-import { OpaqueValue } from "./values.js";
-
-export const TICK = "@kunion_tick";
 
 const FUNC_MARK = Symbol.for("@bufbuild/cel/func");
 
@@ -179,6 +177,15 @@ interface FuncLike {
   call(id: number, target: CelValue | undefined, args: CelValue[]): unknown;
 }
 
+/**
+ * A function @bufbuild/cel calls as its own, built here rather than with
+ * `celFunc`: what `call` throws (the meter's CostExceeded) then unwinds the
+ * whole evaluation instead of becoming an error value.
+ */
+export function handMadeFunc(f: FuncLike): CelFunc {
+  return { [FUNC_MARK]: {}, ...f } as unknown as CelFunc;
+}
+
 type TypeLike = { kind: string; name: string };
 const DYN_NAME = "dyn";
 
@@ -205,8 +212,7 @@ function takes(f: FuncLike, target: CelValue | undefined, args: readonly CelValu
 export function metered(f: CelFunc): CelFunc {
   const inner = f as unknown as FuncLike;
   const name = inner.name;
-  const wrapper: FuncLike & { [FUNC_MARK]: object } = {
-    [FUNC_MARK]: {},
+  return handMadeFunc({
     id: inner.id,
     name,
     target: inner.target,
@@ -220,24 +226,5 @@ export function metered(f: CelFunc): CelFunc {
       }
       return inner.call(id, target, args);
     },
-  };
-  return wrapper as unknown as CelFunc;
-}
-
-/** `@kunion_tick(value, weight)`: charges `weight` and returns `value` (loop conditions are wrapped in it). */
-export function tickFunc(): CelFunc {
-  const f: FuncLike & { [FUNC_MARK]: object } = {
-    [FUNC_MARK]: {},
-    id: `${TICK}(dyn,int)`,
-    name: TICK,
-    target: undefined,
-    arguments: [],
-    result: undefined,
-    call(_id, target, args) {
-      if (target !== undefined || args.length !== 2) return undefined;
-      currentMeter()?.charge(Number(args[1]));
-      return args[0];
-    },
-  };
-  return f as unknown as CelFunc;
+  });
 }

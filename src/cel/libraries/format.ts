@@ -5,7 +5,7 @@
  * `optional.none()` when valid and `optional.of([errors…])` otherwise, with
  * apimachinery's validation messages.
  */
-import { CelScalar, type CelValue, celFunc, celMethod } from "@bufbuild/cel";
+import type { CelValue } from "@bufbuild/cel";
 import {
   isDNS1035Label,
   isDNS1123Label,
@@ -13,14 +13,12 @@ import {
   isQualifiedName,
   isValidLabelValue,
   maskTrailingDash,
-} from "../names/index.js";
-import { decls } from "./decls.js";
-import { NONE, optionalOf } from "./lib-optional.js";
-import { parseURL } from "./lib-url.js";
-import { ArrayValue, asCel, CelRuntimeError, OpaqueValue } from "./values.js";
-import { parseDateTime } from "./wkt.js";
-
-const { STRING, DYN } = CelScalar;
+} from "../../names/index.js";
+import { ArrayValue, asCel, OpaqueValue, opaqueOf } from "../language/values.js";
+import { parseDateTime } from "../language/wkt.js";
+import { type Declaration, declare } from "./declaration.js";
+import { NONE, optionalOf } from "./optional.js";
+import { parseURL } from "./url.js";
 
 const reUUID = /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/;
 const reDate = /^\d{4}-\d{2}-\d{2}$/;
@@ -28,7 +26,7 @@ const reDate = /^\d{4}-\d{2}-\d{2}$/;
 /** `generateName` prefixes: a trailing dash is allowed. */
 const prefixed = (f: (v: string) => string[]) => (v: string) => f(maskTrailingDash(v));
 
-const FORMATS: Record<string, (v: string) => string[]> = {
+const VALIDATORS: Record<string, (v: string) => string[]> = {
   dns1123Label: isDNS1123Label,
   dns1123Subdomain: isDNS1123Subdomain,
   dns1035Label: isDNS1035Label,
@@ -68,25 +66,15 @@ export class FormatValue extends OpaqueValue {
   }
 }
 
-export const FORMAT_NAMES = Object.keys(FORMATS);
+const FORMAT_NAMES = Object.keys(VALIDATORS);
 
-export const FORMAT_DECLS = decls(
-  [
-    "format.named(string) -> optional<Format>",
-    ...FORMAT_NAMES.map((n) => `format.${n}() -> Format`),
-    "Format.validate(string) -> optional<list<string>>",
-  ].join("\n"),
-);
-
-export const FORMAT_FUNCS = [
-  celFunc("format.named", [STRING], DYN, (name: string) =>
-    Object.hasOwn(FORMATS, name) ? optionalOf(asCel(new FormatValue(name))) : asCel(NONE),
+export const FORMATS: readonly Declaration[] = [
+  declare("format.named(string) -> optional<Format>", (name: string) =>
+    Object.hasOwn(VALIDATORS, name) ? optionalOf(asCel(new FormatValue(name))) : asCel(NONE),
   ),
-  ...FORMAT_NAMES.map((n) => celFunc(`format.${n}`, [], DYN, () => asCel(new FormatValue(n)))),
-  celMethod("validate", DYN, [STRING], DYN, function (s: string): CelValue {
-    const self = this as unknown;
-    if (!(self instanceof FormatValue)) throw new CelRuntimeError("no such overload");
-    const errs = (FORMATS[self.name] as (v: string) => string[])(s);
+  ...FORMAT_NAMES.map((n) => declare(`format.${n}() -> Format`, () => asCel(new FormatValue(n)))),
+  declare("Format.validate(string) -> optional<list<string>>", function (this: unknown, s: string): CelValue {
+    const errs = (VALIDATORS[opaqueOf(FormatValue, this).name] as (v: string) => string[])(s);
     return errs.length === 0 ? asCel(NONE) : optionalOf(asCel(new ArrayValue(errs)));
   }),
 ];

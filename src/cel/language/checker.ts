@@ -7,7 +7,7 @@
  * `found no matching overload for '_+_' applied to '(int, string)'`).
  */
 import type { parse } from "@bufbuild/cel";
-import type { Overload } from "./decls.js";
+import type { Overload } from "./signatures.js";
 import {
   BOOL,
   BYTES,

@@ -1,15 +1,15 @@
 /**
- * The strings extension's `replace` and `split` as cel-go has them (Go's
- * strings.Replace and strings.SplitN), in place of @bufbuild/cel's: its
+ * cel-go's strings extension (`ext.Strings`, the version the API server
+ * enables), run by @bufbuild/cel's except for three functions. `replace` and
+ * `split` are cel-go's (Go's strings.Replace and strings.SplitN): @bufbuild/cel's
  * replace rebuilds the whole string at each occurrence (quadratic: 40,000
  * characters took seconds), stops after as many replacements as the string
  * has characters and does nothing for a negative count; its split follows
  * JavaScript's limit, which drops the rest instead of keeping it in the last
- * item. Both are linear here.
+ * item. Both are linear here. `reverse` (version 3) @bufbuild/cel lacks.
  */
-import { type CelList, CelScalar, celList, celMethod, listType } from "@bufbuild/cel";
-
-const { STRING, INT, DYN } = CelScalar;
+import { celList } from "@bufbuild/cel";
+import { builtin, type Declaration, declare } from "./declaration.js";
 
 /** Go's strings.Replace: the first `n` occurrences (all when n < 0); "" matches before each code point and at the end. */
 export function replaceN(s: string, old: string, repl: string, n: number): string {
@@ -73,17 +73,39 @@ export function splitN(s: string, sep: string, n: number): string[] {
 export const countOf = (n: bigint) =>
   n > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : n < 0n ? -1 : Number(n);
 
-export const STRINGS_FUNCS = [
-  celMethod("replace", STRING, [STRING, STRING], STRING, function (old: string, repl: string) {
+export const STRINGS: readonly Declaration[] = [
+  builtin(`
+string.charAt(int) -> string
+string.indexOf(string) -> int
+string.indexOf(string, int) -> int
+string.lastIndexOf(string) -> int
+string.lastIndexOf(string, int) -> int
+string.lowerAscii() -> string
+string.upperAscii() -> string
+string.substring(int) -> string
+string.substring(int, int) -> string
+string.trim() -> string
+list<string>.join() -> string
+list<string>.join(string) -> string
+string.format(list<dyn>) -> string
+strings.quote(string) -> string
+`),
+  declare("string.replace(string, string) -> string", function (this: string, old: string, repl: string) {
     return replaceN(this, old, repl, -1);
   }),
-  celMethod("replace", STRING, [STRING, STRING, INT], STRING, function (old: string, repl: string, n: bigint) {
-    return replaceN(this, old, repl, countOf(n));
-  }),
-  celMethod("split", STRING, [STRING], listType(DYN), function (sep: string): CelList {
+  declare(
+    "string.replace(string, string, int) -> string",
+    function (this: string, old: string, repl: string, n: bigint) {
+      return replaceN(this, old, repl, countOf(n));
+    },
+  ),
+  declare("string.split(string) -> list<string>", function (this: string, sep: string) {
     return celList(splitN(this, sep, -1));
   }),
-  celMethod("split", STRING, [STRING, INT], listType(DYN), function (sep: string, n: bigint): CelList {
+  declare("string.split(string, int) -> list<string>", function (this: string, sep: string, n: bigint) {
     return celList(splitN(this, sep, countOf(n)));
+  }),
+  declare("string.reverse() -> string", function (this: string) {
+    return [...this].reverse().join("");
   }),
 ];

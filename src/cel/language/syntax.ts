@@ -7,7 +7,6 @@
  */
 import { parse } from "@bufbuild/cel";
 import { type Expr, OPT_INDEX, OPT_SELECT } from "./checker.js";
-import { TICK } from "./cost.js";
 
 const OPT_FIELD = "__kunion_opt__";
 const OPT_INDEX_FN = "__kunion_optidx__";
@@ -116,7 +115,7 @@ export function preprocess(src: string): { text: string; toOriginal: (offset: nu
 
 type ExprKind = Expr["exprKind"];
 
-function node(id: number, kind: ExprKind): Expr {
+export function node(id: number, kind: ExprKind): Expr {
   return { $typeName: "cel.expr.Expr", id: BigInt(id), exprKind: kind } as Expr;
 }
 export function callNode(id: number, fn: string, args: Expr[], target?: Expr): Expr {
@@ -313,54 +312,4 @@ export class SyntaxErrorAt extends Error {
   ) {
     super(message);
   }
-}
-
-/** Number of identifier/select nodes evaluated unconditionally in `e` (nested comprehension bodies excluded). */
-function staticWeight(e: Expr): number {
-  const k = e.exprKind;
-  switch (k.case) {
-    case "identExpr":
-      return 1;
-    case "selectExpr":
-      return 1 + (k.value.operand ? staticWeight(k.value.operand) : 0);
-    case "constExpr":
-      return 0;
-    case "callExpr": {
-      const fn = k.value.function;
-      if (fn === "_&&_" || fn === "_||_" || fn === "_?_:_") return k.value.args[0] ? staticWeight(k.value.args[0]) : 0;
-      let w = k.value.target ? staticWeight(k.value.target) : 0;
-      for (const a of k.value.args) w += staticWeight(a);
-      return w;
-    }
-    case "listExpr":
-      return k.value.elements.reduce((s, x) => s + staticWeight(x), 0);
-    case "structExpr":
-      return k.value.entries.reduce(
-        (s, en) =>
-          s +
-          (en.value ? staticWeight(en.value) : 0) +
-          (en.keyKind.case === "mapKey" ? staticWeight(en.keyKind.value) : 0),
-        0,
-      );
-    case "comprehensionExpr":
-      return (
-        (k.value.iterRange ? staticWeight(k.value.iterRange) : 0) +
-        (k.value.accuInit ? staticWeight(k.value.accuInit) : 0)
-      );
-    default:
-      return 0;
-  }
-}
-
-/** Wraps every comprehension's loop condition in `@kunion_tick(cond, weight)` (per-iteration cost). */
-export function instrument(expr: Expr): { expr: Expr; baseCost: number } {
-  let next = maxId(expr) + 1;
-  const out = transform(expr, (e) => {
-    const k = e.exprKind;
-    if (k.case !== "comprehensionExpr" || !k.value.loopCondition || !k.value.loopStep) return e;
-    const weight = 1 + staticWeight(k.value.loopCondition) + staticWeight(k.value.loopStep);
-    const cond = callNode(next++, TICK, [k.value.loopCondition, constNode(next++, "int64Value", BigInt(weight))]);
-    return node(Number(e.id), { case: "comprehensionExpr", value: { ...k.value, loopCondition: cond } });
-  });
-  return { expr: out, baseCost: staticWeight(expr) };
 }
