@@ -1,0 +1,157 @@
+import { describe, expect, test } from "vitest";
+import { TICK } from "../cost/instrument.js";
+import { ENV } from "../environment.js";
+import { compileExpression, evaluateExpression } from "../index.js";
+import { OPT_INDEX, OPT_SELECT } from "../language/checker.js";
+import type { Overload } from "../language/signatures.js";
+import type { CelT } from "../language/types.js";
+import { DECLARATIONS, FUNCTIONS } from "./index.js";
+
+/** A CEL expression of type `t`, for the declared types and type parameters (A, K, V). */
+function sample(t: CelT): string {
+  switch (t.k) {
+    case "int":
+      return "1";
+    case "uint":
+      return "1u";
+    case "double":
+      return "1.5";
+    case "bool":
+      return "true";
+    case "string":
+      return "'a'";
+    case "bytes":
+      return "b'a'";
+    case "null":
+      return "null";
+    case "dyn":
+      return "dyn(1)";
+    case "timestamp":
+      return "timestamp('2024-01-01T00:00:00Z')";
+    case "duration":
+      return "duration('1s')";
+    case "list":
+      return `[${sample(t.elem)}]`;
+    case "map":
+      return `{${sample(t.key)}: ${sample(t.val)}}`;
+    case "var":
+      return t.name === "K" ? "'a'" : "1";
+    case "opaque":
+      switch (t.name) {
+        case "optional_type":
+          return `optional.of(${sample(t.params[0] ?? { k: "dyn" })})`;
+        case "kubernetes.URL":
+          return "url('https://example.com/a?b=c')";
+        case "net.IP":
+          return "ip('10.0.0.1')";
+        case "net.CIDR":
+          return "cidr('10.0.0.0/8')";
+        case "kubernetes.Quantity":
+          return "quantity('1Gi')";
+        case "kubernetes.NamedFormat":
+          return "format.dns1123Label()";
+        default:
+          break;
+      }
+      break;
+    default:
+      break;
+  }
+  throw new Error(`no sample of ${JSON.stringify(t)}`);
+}
+
+const BINARY: Record<string, string> = {
+  "_==_": "==",
+  "_!=_": "!=",
+  "_<_": "<",
+  "_<=_": "<=",
+  "_>_": ">",
+  "_>=_": ">=",
+  "_+_": "+",
+  "_-_": "-",
+  "_*_": "*",
+  "_/_": "/",
+  "_%_": "%",
+  "@in": "in",
+};
+
+/** A call of overload `o` on sample arguments, written as a rule would write it. */
+function callOf(o: Overload): string {
+  const args = o.params.map((p) => `(${sample(p)})`);
+  const op = BINARY[o.name];
+  if (op !== undefined) return `${args[0]} ${op} ${args[1]}`;
+  if (o.name === "!_" || o.name === "-_") return `${o.name.charAt(0)}${args[0]}`;
+  if (o.name === "_[_]") return `${args[0]}[${args[1]}]`;
+  const call = `${o.name}(${args.join(", ")})`;
+  return o.target === undefined ? call : `(${sample(o.target)}).${call}`;
+}
+
+const signature = (o: Overload) =>
+  `${o.target === undefined ? "" : `${JSON.stringify(o.target)}.`}${o.name}(${o.params.map((p) => JSON.stringify(p)).join(", ")})`;
+const dispatchFailed = /no such overload|no matching overload|unbound function/;
+
+describe("each declared function is both checked and run", () => {
+  const overloads = DECLARATIONS.flatMap((d) => d.overloads);
+
+  test("the declarations cover the libraries", () => {
+    // a floor, so that losing a library's declarations fails here rather than passing vacuously below
+    expect(overloads.length).toBeGreaterThan(250);
+  });
+
+  test.each(overloads.map((o) => [signature(o), o] as const))(
+    "%s: the checker accepts a call, the runtime runs it",
+    (_, o) => {
+      // The call inside a list literal: its result, of whatever type, need not be JSON; its error still surfaces.
+      const text = `[${callOf(o)}].size() == 1`;
+      const compiled = compileExpression(text);
+      expect(compiled.error, text).toBeUndefined();
+      const out = evaluateExpression(compiled.program!, null);
+      if (out.error !== undefined) expect(out.error, text).not.toMatch(dispatchFailed);
+      else expect(out.value, text).toBe(true);
+    },
+  );
+
+  // The runtime's type names for the declared types; others (type parameters, kunion's types) are taken as dyn.
+  const runtimeName = (t: CelT): string | undefined =>
+    t.k === "timestamp"
+      ? "google.protobuf.Timestamp"
+      : t.k === "duration"
+        ? "google.protobuf.Duration"
+        : ["int", "uint", "double", "bool", "string", "bytes", "list", "map"].includes(t.k)
+          ? t.k
+          : undefined;
+  const accepts = (declared: CelT, runtime: { name: string }) => {
+    const name = runtimeName(declared);
+    return runtime.name === "dyn" || name === undefined || name === runtime.name;
+  };
+
+  /**
+   * @bufbuild/cel's standard library has `duration(int)`, which cel-go declares (IntToDuration) and
+   * kunion's checker does not: a rule calling it is refused at compile time. Whether @bufbuild/cel
+   * reads the int as cel-go does must be checked before it is declared.
+   */
+  const undeclaredOnPurpose = ["duration(int)"];
+
+  test("every runtime function implements a declared overload (or is internal)", () => {
+    // called only by the AST rewrites, and typed (or skipped) by the checker itself
+    const internal = new Set([OPT_SELECT, OPT_INDEX, TICK]);
+    const undeclared: string[] = [];
+    for (const f of ENV.funcs as Iterable<{
+      id: string;
+      name: string;
+      target: { name: string } | undefined;
+      arguments: readonly { name: string }[];
+    }>) {
+      if (internal.has(f.name)) continue;
+      const declared = (FUNCTIONS.byName.get(f.name) ?? []).some(
+        (o) =>
+          (o.target === undefined) === (f.target === undefined) &&
+          (o.target === undefined || accepts(o.target, f.target as { name: string })) &&
+          o.params.length === f.arguments.length &&
+          o.params.every((p, i) => accepts(p, f.arguments[i] as { name: string })),
+      );
+      if (!declared) undeclared.push(f.id);
+    }
+    expect(undeclared).toEqual(undeclaredOnPurpose);
+  });
+});
