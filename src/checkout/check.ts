@@ -15,7 +15,7 @@ import {
   type TextFile,
 } from "../index.js";
 import { readGlobbed, repositoryConversions, repositoryCrds } from "./changes.js";
-import { pairMoves, removalFindings } from "./deleted.js";
+import { documentsOnce, pairMoves, removalFindings } from "./deleted.js";
 import { type ChangedLines, changedLines, placeRemovals } from "./lines.js";
 import { type Acceptance, accept } from "./waivers.js";
 
@@ -50,7 +50,9 @@ export interface CheckoutResult {
 
 export function checkCheckout(root: string, change: CheckoutChange): CheckoutResult {
   const { config } = change;
-  const { changed, deleted } = pairMoves(change.changed, change.deleted ?? []);
+  // The removal checks parse a text once between them (the core's checkChanges reads its own).
+  const documents = documentsOnce();
+  const { changed, deleted } = pairMoves(change.changed, change.deleted ?? [], documents);
   const lines = new Map(changedLines(changed));
   // A changed file that could not be read is changed as a whole.
   for (const p of change.problems) if (p.file !== undefined && !lines.has(p.file)) lines.set(p.file, "all");
@@ -75,6 +77,7 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
     crds: crds.files,
     conversions: () =>
       repositoryConversions(root, config.conversions ?? [], new Set([...changed, ...deleted].map((f) => f.path))),
+    documents,
   });
   const found = [
     ...change.problems,

@@ -31,14 +31,28 @@ export interface Removals {
   crds: readonly TextFile[];
   /** The repository's Conversion declarations beyond the changed and deleted files, read when one is gone. */
   conversions: () => readonly TextFile[];
+  /** The documents of a text, shared with pairMoves so that no text is parsed twice. */
+  documents?: Documents;
+}
+
+/** The documents of a text (as `parseSource` reads them), parsed on first asking. */
+export type Documents = (text: string, path: string) => readonly SourceDocument[];
+
+export function documentsOnce(): Documents {
+  const read = new Map<string, Map<string, readonly SourceDocument[]>>();
+  return (text, path) => {
+    let byPath = read.get(text);
+    if (byPath === undefined) read.set(text, (byPath = new Map()));
+    let docs = byPath.get(path);
+    if (docs === undefined) byPath.set(path, (docs = parseSource(text, path).documents));
+    return docs;
+  };
 }
 
 const nameOf = (value: JsonValue) => {
   const meta = isObject(value) ? getKey(value, "metadata") : undefined;
   return isObject(meta) ? displayText(getKey(meta, "name")) : "";
 };
-
-const parsed = (files: readonly TextFile[]) => files.flatMap((f) => parseSource(f.text, f.path).documents);
 
 function removal(rule: string, detail: string, doc: SourceDocument): Finding {
   const { line, column } = doc.locate([]);
@@ -67,20 +81,21 @@ function inUse(value: JsonValue): { served: string[]; stored: string[] } {
 
 export function removalFindings(input: Removals): Finding[] {
   const { changed } = input;
+  const documents = input.documents ?? documentsOnce();
+  const parsed = (files: readonly TextFile[]) => files.flatMap((f) => documents(f.text, f.path));
   // Files whose CRDs or declarations are gone: deleted ones, and changed ones that keep no CRD.
   const emptied = changed.filter(
     (f) =>
       f.before !== undefined &&
       /CustomResourceDefinition/.test(f.before) &&
-      !parseSource(f.after, f.path).documents.some((d) => isCrd(d.value)),
+      !documents(f.after, f.path).some((d) => isCrd(d.value)),
   );
   const gone = [...input.deleted, ...emptied.map((f) => ({ path: f.path, text: f.before as string }))];
   if (gone.length === 0) return [];
-  const goneDocs = parsed(gone);
-  const oldCrds = goneDocs.filter((d) => isCrd(d.value));
-  const oldConversions = input.deleted.flatMap((f) => parseSource(f.text, f.path).documents.filter(isConversion));
+  const oldCrds = parsed(gone).filter((d) => isCrd(d.value));
+  const oldConversions = parsed(input.deleted).filter(isConversion);
   if (oldCrds.length === 0 && oldConversions.length === 0) return [];
-  const nowByFile = changed.map((f) => ({ file: f, docs: parseSource(f.after, f.path).documents }));
+  const nowByFile = changed.map((f) => ({ file: f, docs: documents(f.after, f.path) }));
   const repositoryCrds = parsed(input.crds).filter((d) => isCrd(d.value));
   const out: Finding[] = [];
   for (const old of oldCrds) {
@@ -147,10 +162,11 @@ function declared(value: JsonValue): string {
 export function pairMoves(
   changed: readonly ChangedFile[],
   deleted: readonly TextFile[],
+  documents: Documents = documentsOnce(),
 ): { changed: ChangedFile[]; deleted: TextFile[] } {
   const crdNames = (text: string, path: string) =>
-    parseSource(text, path)
-      .documents.filter((d) => isCrd(d.value))
+    documents(text, path)
+      .filter((d) => isCrd(d.value))
       .map((d) => nameOf(d.value));
   const left = deleted.map((f) => ({
     file: f,
