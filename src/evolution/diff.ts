@@ -1,7 +1,7 @@
 import type { Severity } from "../findings/index.js";
 import type { JsonValue } from "../value/index.js";
 import { readRevision } from "./revision.js";
-import type { Change, CrdChangeFinding, CrdContext, RuleDescriptor } from "./rule.js";
+import type { CrdChangeFinding, CrdContext, RuleDescriptor, RuleHit } from "./rule.js";
 import { walkSchemas } from "./walk.js";
 
 export interface DiffOptions {
@@ -12,7 +12,7 @@ export interface DiffOptions {
 /** The rule id for inputs that cannot be compared (not in evolution.md's table). */
 export const crdInvalid = "crd-invalid";
 
-function toFinding(rule: string, severity: Severity, c: Change): CrdChangeFinding {
+function toFinding(rule: string, severity: Severity, c: RuleHit): CrdChangeFinding {
   const f: CrdChangeFinding = {
     type: "CrdChange",
     rule,
@@ -49,9 +49,9 @@ export function diff(
     return rules.find((r) => r.id === id)?.severity ?? "error";
   };
   const out: CrdChangeFinding[] = [];
-  const emit = (rule: string, change: Change) => {
+  const emit = (rule: string, hit: RuleHit) => {
     const severity = severityOf(rule);
-    if (severity !== "off") out.push(toFinding(rule, severity, change));
+    if (severity !== "off") out.push(toFinding(rule, severity, hit));
   };
   try {
     const before = readRevision(oldValue);
@@ -77,16 +77,16 @@ export function diff(
         if (!from.schema || !to.schema) return [];
         const a = { json: from.schema, path: from.schemaPath, node: from.node };
         const b = { json: to.schema, path: to.schemaPath, node: to.node };
-        return walkSchemas(to.name, a, b, nodeRules).changes;
+        return walkSchemas(to.name, a, b, nodeRules).hits;
       },
     };
     for (const rule of rules) {
       if (severityOf(rule.id) === "off") continue;
-      if (rule.crd) for (const change of rule.crd(ctx)) emit(rule.id, change);
+      if (rule.crd) for (const hit of rule.crd(ctx)) emit(rule.id, hit);
       if (rule.state) {
-        const keyOf = (c: Change) => c.key ?? `${c.field}|${c.detail}`;
+        const keyOf = (c: RuleHit) => c.key ?? `${c.field}|${c.detail}`;
         const known = new Set(rule.state(before).map(keyOf));
-        for (const change of rule.state(after)) if (!known.has(keyOf(change))) emit(rule.id, change);
+        for (const hit of rule.state(after)) if (!known.has(keyOf(hit))) emit(rule.id, hit);
       }
     }
     const compared = new Set<string>();
@@ -103,7 +103,7 @@ export function diff(
         { json: v.schema, path: v.schemaPath, node: v.node },
         nodeRules,
       );
-      for (const { rule, change } of walk.changes) emit(rule.id, change);
+      for (const { rule, hit } of walk.hits) emit(rule.id, hit);
       if (walk.truncated) {
         emit(crdInvalid, {
           path: v.schemaPath,

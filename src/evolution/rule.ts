@@ -1,7 +1,7 @@
 import type { Finding, Severity } from "../findings/index.js";
 import { type FieldPath, formatPath } from "../path/index.js";
 import type { SchemaNode } from "../schema/index.js";
-import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import type { Revision, RevisionVersion } from "./revision.js";
 
 /** One rule of the catalog (evolution.md): its stable id, default severity and what it reports. */
@@ -22,8 +22,12 @@ export interface CrdChangeFinding extends Finding {
   newValue?: unknown;
 }
 
-/** What a check reports; the engine turns it into a finding with the rule's id and severity. */
-export interface Change {
+/**
+ * What a rule's check found: one difference between the revisions (or one
+ * problem of a revision) the rule speaks of; the engine gives it the rule's
+ * id and severity and makes it a `CrdChangeFinding`.
+ */
+export interface RuleHit {
   /** Where in the new CRD document. */
   path: FieldPath;
   oldPath?: FieldPath;
@@ -57,10 +61,10 @@ export interface NodePair {
   junctor: boolean;
 }
 
-/** A change found by a per-node check of another rule, for rules built on the schema diff. */
-export interface RuleChange {
+/** A hit of a per-node rule in the schema diff, with its rule: for rules built on the diff of other rules. */
+export interface NodeHit {
   rule: RuleDescriptor;
-  change: Change;
+  hit: RuleHit;
 }
 
 export interface CrdContext {
@@ -68,37 +72,37 @@ export interface CrdContext {
   new: Revision;
   severityOf(rule: string): Severity | "off";
   /** The schema diff (every per-node rule that is not off) between two versions, `from` → `to`. */
-  diffVersions(from: RevisionVersion, to: RevisionVersion): RuleChange[];
+  diffVersions(from: RevisionVersion, to: RevisionVersion): NodeHit[];
 }
 
 /** A rule with its checks; only `EvolutionRule` is public. */
 export interface RuleDescriptor extends EvolutionRule {
   /** Compares the two revisions as wholes. */
-  crd?: (ctx: CrdContext) => Change[];
+  crd?: (ctx: CrdContext) => RuleHit[];
   /** A problem of one revision: reported when the old revision did not have it (same `key`). */
-  state?: (rev: Revision) => Change[];
+  state?: (rev: Revision) => RuleHit[];
   /** Compares one schema node present in both revisions. */
-  node?: (pair: NodePair) => Change[];
+  node?: (pair: NodePair) => RuleHit[];
   /** `node` also runs on allOf/anyOf/oneOf/not branches (value restrictions only). */
   inJunctors?: boolean;
 }
 
 /** `v1 spec.template.spec.containers[*].image`; just the version for the schema's root. */
 export function fieldOf(version: string, data: FieldPath): string {
-  const at = formatPath(data);
-  return at === "" ? version : `${version} ${at}`;
+  const path = formatPath(data);
+  return path === "" ? version : `${version} ${path}`;
 }
 
 /**
- * A change at a node pair. With `keyword`, it is placed on that keyword of
+ * A hit at a node pair. With `keyword`, it is placed on that keyword of
  * the new node (`minimum: 0`, where a reviewer sees what changed), or, when
  * the new node lost it, on the node with the keyword's place in the old one.
  */
-export function at(
+export function hitAt(
   pair: NodePair,
   detail: string,
-  { keyword, ...extra }: Partial<Change> & { keyword?: string | FieldPath } = {},
-): Change {
+  { keyword, ...extra }: Partial<RuleHit> & { keyword?: string | FieldPath } = {},
+): RuleHit {
   const data = extra.data ?? pair.data;
   const placed = keyword === undefined ? {} : keywordPlace(pair, typeof keyword === "string" ? [keyword] : keyword);
   return {
@@ -112,19 +116,39 @@ export function at(
   };
 }
 
-function keywordPlace(pair: NodePair, keyword: FieldPath): Partial<Change> {
+function keywordPlace(pair: NodePair, keyword: FieldPath): Partial<RuleHit> {
   if (valueAt(pair.new, keyword) !== undefined) return { path: [...pair.newPath, ...keyword] };
   return valueAt(pair.old, keyword) !== undefined ? { oldPath: [...pair.oldPath, ...keyword] } : {};
 }
 
 function valueAt(node: JsonValue, path: FieldPath): JsonValue | undefined {
-  let at: JsonValue | undefined = node;
+  let value: JsonValue | undefined = node;
   for (const seg of path) {
-    if (typeof seg === "number") at = Array.isArray(at) ? at[seg] : undefined;
-    else if (typeof seg === "string") at = isObject(at) ? getKey(at, seg) : undefined;
+    if (typeof seg === "number") value = Array.isArray(value) ? value[seg] : undefined;
+    else if (typeof seg === "string") value = isObject(value) ? getKey(value, seg) : undefined;
     else return undefined;
   }
-  return at;
+  return value;
+}
+
+/**
+ * A per-node rule that reads one value from each node of a pair and speaks
+ * only when the two readings differ (`deepEqual`): the shape of most keyword
+ * rules. `compare` gets the old reading, the new one and the pair.
+ */
+export function onChange<T extends JsonValue | undefined>(
+  rule: Omit<RuleDescriptor, "node">,
+  read: (node: JsonObject) => T,
+  compare: (from: T, to: T, pair: NodePair) => RuleHit[],
+): RuleDescriptor {
+  return {
+    ...rule,
+    node(pair) {
+      const from = read(pair.old);
+      const to = read(pair.new);
+      return deepEqual(from, to) ? [] : compare(from, to, pair);
+    },
+  };
 }
 
 /** Values as they read in one line: JSON, long ones cut. */

@@ -1,7 +1,7 @@
 import { type FieldPath, schemaProperty } from "../path/index.js";
 import { propertyOf, type SchemaNode } from "../schema/index.js";
 import { deepEqual, getKey, isObject, type JsonObject } from "../value/index.js";
-import type { NodePair, RuleChange, RuleDescriptor } from "./rule.js";
+import type { NodeHit, NodePair, RuleDescriptor } from "./rule.js";
 import { typeOf } from "./rules/keywords.js";
 
 /** Deeper than any real schema (the API server caps CRD nesting well below); the walk stops there. */
@@ -16,7 +16,7 @@ export interface SchemaSide {
 }
 
 export interface WalkResult {
-  changes: RuleChange[];
+  hits: NodeHit[];
   /** The walk stopped early (depth or size limit). */
   truncated: boolean;
 }
@@ -36,7 +36,7 @@ export function walkSchemas(
   to: SchemaSide,
   rules: readonly RuleDescriptor[],
 ): WalkResult {
-  const changes: RuleChange[] = [];
+  const hits: NodeHit[] = [];
   const typeRule = rules.find((r) => r.id === "type-changed");
   const seen = new Map<JsonObject, Set<JsonObject>>();
   const queue: Array<NodePair & { depth: number }> = [
@@ -63,12 +63,12 @@ export function walkSchemas(
 
     if (typeOf(pair.old) !== typeOf(pair.new) && !pair.junctor) {
       // One finding for the node; its keywords and children are not compared across types.
-      if (typeRule?.node) for (const change of typeRule.node(pair)) changes.push({ rule: typeRule, change });
+      if (typeRule?.node) for (const hit of typeRule.node(pair)) hits.push({ rule: typeRule, hit });
       continue;
     }
     for (const rule of rules) {
       if (!rule.node || (pair.junctor && !rule.inJunctors)) continue;
-      for (const change of rule.node(pair)) changes.push({ rule, change });
+      for (const hit of rule.node(pair)) hits.push({ rule, hit });
     }
     if (pair.depth >= maxDepth || queue.length > maxPairs) {
       // Only a difference below the cut goes unreported.
@@ -127,7 +127,7 @@ export function walkSchemas(
     }
     // `not` inverts its branch (a tighter branch is a looser schema): validation-rule-changed reports it whole.
   }
-  return { changes, truncated };
+  return { hits, truncated };
 }
 
 function hasChildren(json: JsonObject): boolean {

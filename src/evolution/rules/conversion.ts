@@ -1,7 +1,7 @@
 import { type FieldPath, formatPath } from "../../path/index.js";
 import { deepEqual, getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
 import { compareVersionPriority, type Revision, type RevisionVersion } from "../revision.js";
-import { type Change, type CrdContext, fieldOf, type RuleDescriptor } from "../rule.js";
+import { type CrdContext, fieldOf, type RuleDescriptor, type RuleHit } from "../rule.js";
 import { stringList } from "./keywords.js";
 
 /** Keywords that only document: versions differing in these alone need no conversion. */
@@ -75,7 +75,7 @@ export const conversionInvalid: RuleDescriptor = {
   state(rev) {
     const c = rev.conversion;
     if (!c) return [];
-    const out: Change[] = [];
+    const out: RuleHit[] = [];
     const report = (path: FieldPath, detail: string, value?: JsonValue) =>
       out.push({ path, field: formatPath(path), detail, newValue: value, key: `${formatPath(path)}|${detail}` });
     const strategy = getKey(c, "strategy");
@@ -139,7 +139,7 @@ export const servedVersionsDiverge: RuleDescriptor = {
     if (ctx.new.webhook) return [];
     // Lowest priority first: each pair reads older → newer (v1alpha2 → v1), then back.
     const versions = served(ctx.new).sort((a, b) => compareVersionPriority(b.name, a.name));
-    const out: Change[] = [];
+    const out: RuleHit[] = [];
     for (let i = 0; i < versions.length; i++) {
       for (let j = i + 1; j < versions.length; j++) {
         const a = versions[i]!;
@@ -164,34 +164,34 @@ const symmetric = new Set([
 ]);
 
 /** The divergences of two served versions of one revision (none when it has a webhook or does not serve both). */
-function divergence(ctx: CrdContext, rev: Revision, a: string, b: string): Change[] {
+function divergence(ctx: CrdContext, rev: Revision, a: string, b: string): RuleHit[] {
   if (rev.webhook) return [];
   const va = served(rev).find((v) => v.name === a);
   const vb = served(rev).find((v) => v.name === b);
   if (!va || !vb) return [];
-  const out: Change[] = [];
+  const out: RuleHit[] = [];
   const seen = new Set<string>();
   for (const [from, to] of [
     [va, vb],
     [vb, va],
   ] as Array<[RevisionVersion, RevisionVersion]>) {
-    for (const { rule, change } of ctx.diffVersions(from, to)) {
+    for (const { rule, hit } of ctx.diffVersions(from, to)) {
       const severity = ctx.severityOf(rule.id);
       if (severity !== "error" && severity !== "warning") continue;
-      const data = change.data ?? [];
+      const data = hit.data ?? [];
       // The same change seen from both sides (a type, a default) is one divergence.
-      const what = symmetric.has(rule.id) ? "" : change.detail;
+      const what = symmetric.has(rule.id) ? "" : hit.detail;
       const key = `${a}|${b}|${rule.id}|${formatPath(data)}|${what}`;
       if (seen.has(key)) continue;
       seen.add(key);
       out.push({
-        path: change.path,
+        path: hit.path,
         version: to.name,
         field: fieldOf(to.name, data),
         data,
-        detail: `${from.name} → ${to.name} ${rule.id}: ${change.detail}`,
-        oldValue: change.oldValue,
-        newValue: change.newValue,
+        detail: `${from.name} → ${to.name} ${rule.id}: ${hit.detail}`,
+        oldValue: hit.oldValue,
+        newValue: hit.newValue,
         key,
       });
     }

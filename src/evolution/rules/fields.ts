@@ -1,6 +1,6 @@
 import { schemaProperty } from "../../path/index.js";
 import { getKey, hasKey, isObject } from "../../value/index.js";
-import { at, type RuleDescriptor } from "../rule.js";
+import { hitAt, onChange, type RuleDescriptor } from "../rule.js";
 import { propertySchema, stringList, typeName, typeOf } from "./keywords.js";
 
 export const fieldRemoved: RuleDescriptor = {
@@ -16,7 +16,7 @@ export const fieldRemoved: RuleDescriptor = {
     return Object.keys(oldProps)
       .filter((key) => !isObject(newProps) || !hasKey(newProps, key))
       .map((key) =>
-        at(pair, "removed; stored values are pruned on the next write and clients that send it lose it", {
+        hitAt(pair, "removed; stored values are pruned on the next write and clients that send it lose it", {
           data: [...pair.data, key],
           oldPath: [...pair.oldPath, ...schemaProperty(key)],
         }),
@@ -33,26 +33,22 @@ function widens(from: string, to: string): boolean {
   );
 }
 
-export const typeChanged: RuleDescriptor = {
-  id: "type-changed",
-  severity: "error",
-  description: "type, or int-or-string, changed",
-  node(pair) {
-    const from = typeOf(pair.old);
-    const to = typeOf(pair.new);
-    if (from === to) return [];
+export const typeChanged = onChange(
+  { id: "type-changed", severity: "error", description: "type, or int-or-string, changed" },
+  typeOf,
+  (from, to, pair) => {
     const why = widens(from, to)
       ? `clients that expect ${typeName(from)} may now read other values`
       : "stored objects no longer validate";
     return [
-      at(pair, `${typeName(from)} became ${typeName(to)}; ${why}`, {
+      hitAt(pair, `${typeName(from)} became ${typeName(to)}; ${why}`, {
         oldValue: from === "" ? undefined : from,
         newValue: to === "" ? undefined : to,
         keyword: to === "int-or-string" || from === "int-or-string" ? "x-kubernetes-int-or-string" : "type",
       }),
     ];
   },
-};
+);
 
 export const requiredAdded: RuleDescriptor = {
   id: "required-added",
@@ -71,7 +67,7 @@ export const requiredAdded: RuleDescriptor = {
         // The API server defaults before it validates: a defaulted field is never missing.
         if (prop && hasKey(prop, "default")) return [];
         return [
-          at(pair, `\`${name}\` became required; existing objects without it are rejected on their next update`, {
+          hitAt(pair, `\`${name}\` became required; existing objects without it are rejected on their next update`, {
             data: [...pair.data, name],
             // On the new entry of `required`: the line the change is on.
             keyword: ["required", Array.isArray(required) ? required.indexOf(name) : 0],

@@ -24,3 +24,9 @@ export function numberOf(json: JsonObject, key: string): number | undefined {
   const v = getKey(json, key);
   return typeof v === "number" && Number.isFinite(v) ? v : undefined;
 }
+
+/** A keyword's value as the node has it (absent: undefined). */
+export const readKeyword =
+  (name: string) =>
+  (json: JsonObject): JsonValue | undefined =>
+    getKey(json, name);

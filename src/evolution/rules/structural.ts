@@ -1,7 +1,7 @@
 import { type FieldPath, formatPath, schemaProperty } from "../../path/index.js";
 import { deepEqual, getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
 import type { RevisionVersion } from "../revision.js";
-import { type Change, fieldOf, type RuleDescriptor } from "../rule.js";
+import { fieldOf, type RuleDescriptor, type RuleHit } from "../rule.js";
 import { maxDepth } from "../walk.js";
 
 /**
@@ -18,7 +18,7 @@ export const schemaNotStructural: RuleDescriptor = {
   description:
     "a schema the API server rejects as non-structural (missing type, junctors that define types, metadata beyond name/generateName)",
   state(rev) {
-    const out: Change[] = [];
+    const out: RuleHit[] = [];
     const v1 = getKey(rev.doc, "apiVersion") === "apiextensions.k8s.io/v1";
     for (const v of rev.versions) {
       if (v.schema) out.push(...structuralProblems(v));
@@ -52,8 +52,8 @@ interface Structural {
 
 const intOrStringAnyOf: JsonValue = [{ type: "integer" }, { type: "string" }];
 
-export function structuralProblems(version: RevisionVersion): Change[] {
-  const out: Change[] = [];
+export function structuralProblems(version: RevisionVersion): RuleHit[] {
+  const out: RuleHit[] = [];
   const report = (node: Structural, where: FieldPath, detail: string) =>
     out.push({
       path: [...node.path, ...where],

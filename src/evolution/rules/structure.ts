@@ -1,6 +1,6 @@
 import { getKey, isObject, type JsonObject } from "../../value/index.js";
-import { at, type Change, type RuleDescriptor, show } from "../rule.js";
-import { stringList, typeOf } from "./keywords.js";
+import { hitAt, onChange, type RuleDescriptor, type RuleHit, show } from "../rule.js";
+import { readKeyword, stringList, typeOf } from "./keywords.js";
 
 /** The merge strategy of a node with the API server's defaults filled in (atomic lists, granular maps). */
 function mergeOf(json: JsonObject): Record<string, string> {
@@ -15,27 +15,27 @@ function mergeOf(json: JsonObject): Record<string, string> {
   };
 }
 
-export const listTypeChanged: RuleDescriptor = {
-  id: "list-type-changed",
-  severity: "error",
-  description: "x-kubernetes-list-type, list-map-keys or map-type changed (server-side apply merge changes)",
-  node(pair) {
-    const from = mergeOf(pair.old);
-    const to = mergeOf(pair.new);
+export const listTypeChanged = onChange(
+  {
+    id: "list-type-changed",
+    severity: "error",
+    description: "x-kubernetes-list-type, list-map-keys or map-type changed (server-side apply merge changes)",
+  },
+  mergeOf,
+  (from, to, pair) => {
     const changed = Object.keys(from).filter((kw) => from[kw] !== to[kw]);
-    if (changed.length === 0) return [];
     const shown = (v: string | undefined) => (v ? v : "unset");
     const what = changed.map((kw) => `${kw} ${shown(from[kw])} → ${shown(to[kw])}`).join(", ");
     const pick = (m: Record<string, string>) => Object.fromEntries(changed.map((kw) => [kw, m[kw] ?? ""]));
     return [
-      at(pair, `${what}; server-side apply merges it differently and field ownership changes`, {
+      hitAt(pair, `${what}; server-side apply merges it differently and field ownership changes`, {
         oldValue: pick(from),
         newValue: pick(to),
         keyword: changed.find((kw) => getKey(pair.new, kw) !== undefined || getKey(pair.old, kw) !== undefined),
       }),
     ];
   },
-};
+);
 
 export const unknownFieldsPruned: RuleDescriptor = {
   id: "unknown-fields-pruned",
@@ -43,11 +43,11 @@ export const unknownFieldsPruned: RuleDescriptor = {
   description:
     "x-kubernetes-preserve-unknown-fields removed or additionalProperties tightened: stored data would be pruned",
   node(pair) {
-    const out: Change[] = [];
+    const out: RuleHit[] = [];
     const preserve = "x-kubernetes-preserve-unknown-fields";
     if (getKey(pair.old, preserve) === true && getKey(pair.new, preserve) !== true) {
       out.push(
-        at(pair, `${preserve} removed; fields the schema does not name are pruned from stored objects`, {
+        hitAt(pair, `${preserve} removed; fields the schema does not name are pruned from stored objects`, {
           oldValue: true,
           keyword: preserve,
         }),
@@ -57,7 +57,7 @@ export const unknownFieldsPruned: RuleDescriptor = {
     const to = getKey(pair.new, "additionalProperties");
     if ((from === true || isObject(from)) && to !== true && !isObject(to)) {
       out.push(
-        at(
+        hitAt(
           pair,
           `additionalProperties ${to === false ? "set to false" : "removed"}; map entries in stored objects are pruned`,
           {
@@ -72,14 +72,10 @@ export const unknownFieldsPruned: RuleDescriptor = {
   },
 };
 
-export const descriptionChanged: RuleDescriptor = {
-  id: "description-changed",
-  severity: "off",
-  description: "description edits",
-  node(pair) {
-    const from = getKey(pair.old, "description");
-    const to = getKey(pair.new, "description");
-    if (from === to) return [];
-    return [at(pair, `description changed to ${show(to)}`, { oldValue: from, newValue: to, keyword: "description" })];
-  },
-};
+export const descriptionChanged = onChange(
+  { id: "description-changed", severity: "off", description: "description edits" },
+  readKeyword("description"),
+  (from, to, pair) => [
+    hitAt(pair, `description changed to ${show(to)}`, { oldValue: from, newValue: to, keyword: "description" }),
+  ],
+);

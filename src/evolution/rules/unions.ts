@@ -1,7 +1,7 @@
 import { type FieldPath, formatPath, schemaProperty } from "../../path/index.js";
 import { propertyOf, type SchemaNode, type Union } from "../../schema/index.js";
 import type { Revision, RevisionVersion } from "../revision.js";
-import { at, type Change, fieldOf, type NodePair, type RuleDescriptor } from "../rule.js";
+import { fieldOf, hitAt, type NodePair, type RuleDescriptor, type RuleHit } from "../rule.js";
 import { maxDepth } from "../walk.js";
 
 const fields = (u: Union) => u.members.map((m) => `\`${m.field}\``).join(", ");
@@ -35,9 +35,9 @@ function pairUnions(before: readonly Union[], after: readonly Union[]) {
 
 const has = (node: SchemaNode | undefined, field: string) => propertyOf(node, field) !== undefined;
 
-function unionChanges(pair: NodePair): { changed: Change[]; added: Change[] } {
-  const changed: Change[] = [];
-  const added: Change[] = [];
+function unionChanges(pair: NodePair): { changed: RuleHit[]; added: RuleHit[] } {
+  const changed: RuleHit[] = [];
+  const added: RuleHit[] = [];
   const { oldNode, newNode } = pair;
   if (!oldNode || !newNode) return { changed, added };
   const { matched, gone, fresh } = pairUnions(oldNode.unions ?? [], newNode.unions ?? []);
@@ -46,7 +46,7 @@ function unionChanges(pair: NodePair): { changed: Change[]; added: Change[] } {
     if (o.discriminator !== undefined && n.discriminator !== o.discriminator && has(newNode, o.discriminator)) {
       const what = n.discriminator === undefined ? "removed" : `renamed to \`${n.discriminator}\``;
       changed.push(
-        at(
+        hitAt(
           pair,
           `the discriminator \`${o.discriminator}\` of the union of ${fields(o)} was ${what}; clients that set it no longer select a member`,
           { oldValue: o.discriminator, newValue: n.discriminator },
@@ -58,7 +58,7 @@ function unionChanges(pair: NodePair): { changed: Change[]; added: Change[] } {
       // A member whose field is gone is reported once, by field-removed.
       if (!nm && has(newNode, om.field)) {
         changed.push(
-          at(
+          hitAt(
             pair,
             `\`${om.field}\` left the union of ${fields(o)}; objects may now set it together with another member`,
             { oldValue: om.field },
@@ -66,7 +66,7 @@ function unionChanges(pair: NodePair): { changed: Change[]; added: Change[] } {
         );
       } else if (nm && o.discriminator !== undefined && n.discriminator === o.discriminator && nm.value !== om.value) {
         changed.push(
-          at(
+          hitAt(
             pair,
             `the discriminator value selecting \`${om.field}\` changed from "${om.value}" to "${nm.value}"; stored objects select another member`,
             { oldValue: om.value, newValue: nm.value },
@@ -78,7 +78,7 @@ function unionChanges(pair: NodePair): { changed: Change[]; added: Change[] } {
       if (o.members.some((m) => m.field === nm.field)) continue;
       if (has(oldNode, nm.field)) {
         changed.push(
-          at(
+          hitAt(
             pair,
             `the existing field \`${nm.field}\` joined the union of ${fields(o)}; stored objects may set it together with another member`,
             { newValue: nm.field },
@@ -86,7 +86,7 @@ function unionChanges(pair: NodePair): { changed: Change[]; added: Change[] } {
         );
       } else {
         added.push(
-          at(
+          hitAt(
             pair,
             `\`${nm.field}\` added to the union of ${fields(n)}; clients that do not know it see none of the members set`,
             { newValue: nm.field },
@@ -98,7 +98,7 @@ function unionChanges(pair: NodePair): { changed: Change[]; added: Change[] } {
   for (const o of gone) {
     if (o.discriminator !== undefined && has(newNode, o.discriminator)) {
       changed.push(
-        at(
+        hitAt(
           pair,
           `the union of ${fields(o)} on discriminator \`${o.discriminator}\` was removed; clients that rely on it break`,
           { oldValue: o.discriminator },
@@ -111,7 +111,7 @@ function unionChanges(pair: NodePair): { changed: Change[]; added: Change[] } {
     const existing = n.members.filter((m) => has(oldNode, m.field));
     if (existing.length >= 2 && !n.enforcedBySchema) {
       changed.push(
-        at(
+        hitAt(
           pair,
           `a union laid over the existing fields ${existing.map((m) => `\`${m.field}\``).join(", ")}; stored objects may set several of them`,
           { newValue: n.members.map((m) => m.field) },
@@ -177,7 +177,7 @@ export const unionWithoutDiscriminator: RuleDescriptor = {
   severity: "warning",
   description: "a new union without a discriminator (the KEP asks new unions to have one)",
   crd({ old, new: rev }) {
-    const out: Change[] = [];
+    const out: RuleHit[] = [];
     for (const v of rev.versions) {
       const before = new Set(olderUnions(old, v.name).map(unionKey));
       for (const l of unionsOf(v)) {

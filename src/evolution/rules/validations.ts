@@ -1,6 +1,6 @@
 import { recognizeRule } from "../../schema/index.js";
 import { deepEqual, getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
-import { at, type Change, type NodePair, type RuleDescriptor, show } from "../rule.js";
+import { hitAt, type NodePair, type RuleDescriptor, type RuleHit, show } from "../rule.js";
 
 interface CelRule {
   entry: JsonObject;
@@ -89,16 +89,16 @@ function isIntOrStringAnyOf(v: JsonValue | undefined): boolean {
   return deepEqual(v, [{ type: "integer" }, { type: "string" }]);
 }
 
-function junctorChanges(pair: NodePair): { added: Change[]; changed: Change[] } {
-  const added: Change[] = [];
-  const changed: Change[] = [];
+function junctorChanges(pair: NodePair): { added: RuleHit[]; changed: RuleHit[] } {
+  const added: RuleHit[] = [];
+  const changed: RuleHit[] = [];
   for (const kw of junctors) {
     const from = getKey(pair.old, kw);
     const to = getKey(pair.new, kw);
     if (to === undefined || (kw === "anyOf" && isIntOrStringAnyOf(to))) continue;
     const path = [...pair.newPath, kw];
     if (from === undefined) {
-      added.push(at(pair, `\`${kw}\` added; objects that do not satisfy it are rejected`, { path, newValue: to }));
+      added.push(hitAt(pair, `\`${kw}\` added; objects that do not satisfy it are rejected`, { path, newValue: to }));
     } else if (
       kw === "not" ? !deepEqual(from, to) : Array.isArray(from) && Array.isArray(to) && from.length !== to.length
     ) {
@@ -106,7 +106,9 @@ function junctorChanges(pair: NodePair): { added: Change[]; changed: Change[] } 
         kw === "not"
           ? "`not` changed"
           : `\`${kw}\` changed from ${(from as JsonValue[]).length} to ${(to as JsonValue[]).length} branches`;
-      changed.push(at(pair, `${what}; objects may be validated differently`, { path, oldValue: from, newValue: to }));
+      changed.push(
+        hitAt(pair, `${what}; objects may be validated differently`, { path, oldValue: from, newValue: to }),
+      );
     }
   }
   return { added, changed };
@@ -122,7 +124,7 @@ export const validationRuleAdded: RuleDescriptor = {
     const out = matchRules(pair)
       .added.filter((r) => !guardsNewMember(pair, r.rule))
       .map((r) =>
-        at(pair, `rule added: ${show(r.rule)}; objects that break it are rejected on create and update`, {
+        hitAt(pair, `rule added: ${show(r.rule)}; objects that break it are rejected on create and update`, {
           path: rulePath(pair, r),
           newValue: r.rule,
         }),
@@ -138,7 +140,7 @@ export const validationRuleChanged: RuleDescriptor = {
   inJunctors: true,
   node(pair) {
     const out = matchRules(pair).changed.map(([o, r, what]) =>
-      at(pair, `${what}; objects may be validated or reported differently`, {
+      hitAt(pair, `${what}; objects may be validated or reported differently`, {
         path: rulePath(pair, r),
         oldValue: o.entry,
         newValue: r.entry,

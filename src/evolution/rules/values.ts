@@ -1,27 +1,28 @@
-import { deepEqual, getKey, hasKey, type JsonValue } from "../../value/index.js";
-import { at, type Change, type NodePair, type RuleDescriptor, show } from "../rule.js";
-import { numberOf } from "./keywords.js";
+import { deepEqual, getKey, type JsonObject, type JsonValue } from "../../value/index.js";
+import { hitAt, onChange, type RuleDescriptor, type RuleHit, show } from "../rule.js";
+import { numberOf, readKeyword } from "./keywords.js";
 
-const enumOf = (pair: NodePair, side: "old" | "new"): JsonValue[] | undefined => {
-  const e = getKey(pair[side], "enum");
+const enumOf = (json: JsonObject): JsonValue[] | undefined => {
+  const e = getKey(json, "enum");
   return Array.isArray(e) ? e : undefined;
 };
 const missing = (values: readonly JsonValue[], from: readonly JsonValue[]) =>
   values.filter((v) => !from.some((w) => deepEqual(v, w)));
 const list = (values: readonly JsonValue[]) => values.map((v) => show(v)).join(", ");
 
-export const enumRestricted: RuleDescriptor = {
-  id: "enum-restricted",
-  severity: "error",
-  description: "an enum added to a field, or enum values removed",
-  inJunctors: true,
-  node(pair) {
-    const before = enumOf(pair, "old");
-    const after = enumOf(pair, "new");
+export const enumRestricted = onChange(
+  {
+    id: "enum-restricted",
+    severity: "error",
+    description: "an enum added to a field, or enum values removed",
+    inJunctors: true,
+  },
+  enumOf,
+  (before, after, pair) => {
     if (!after) return [];
     if (!before) {
       return [
-        at(pair, `enum added (${list(after)}); stored values outside it no longer validate`, {
+        hitAt(pair, `enum added (${list(after)}); stored values outside it no longer validate`, {
           newValue: after,
           keyword: "enum",
         }),
@@ -30,27 +31,28 @@ export const enumRestricted: RuleDescriptor = {
     const gone = missing(before, after);
     if (gone.length === 0) return [];
     return [
-      at(pair, `enum values removed: ${list(gone)}; stored objects using them no longer validate`, {
+      hitAt(pair, `enum values removed: ${list(gone)}; stored objects using them no longer validate`, {
         oldValue: before,
         newValue: after,
         keyword: "enum",
       }),
     ];
   },
-};
+);
 
-export const enumExtended: RuleDescriptor = {
-  id: "enum-extended",
-  severity: "notice",
-  description: "enum values added (old clients may not handle them)",
-  inJunctors: true,
-  node(pair) {
-    const before = enumOf(pair, "old");
-    const after = enumOf(pair, "new");
+export const enumExtended = onChange(
+  {
+    id: "enum-extended",
+    severity: "notice",
+    description: "enum values added (old clients may not handle them)",
+    inJunctors: true,
+  },
+  enumOf,
+  (before, after, pair) => {
     if (!before) return [];
     if (!after)
       return [
-        at(pair, "enum removed: any value is allowed now; old clients may not handle them", {
+        hitAt(pair, "enum removed: any value is allowed now; old clients may not handle them", {
           oldValue: before,
           keyword: "enum",
         }),
@@ -58,14 +60,14 @@ export const enumExtended: RuleDescriptor = {
     const added = missing(after, before);
     if (added.length === 0) return [];
     return [
-      at(pair, `enum values added: ${list(added)}; old clients may not handle them`, {
+      hitAt(pair, `enum values added: ${list(added)}; old clients may not handle them`, {
         oldValue: before,
         newValue: after,
         keyword: "enum",
       }),
     ];
   },
-};
+);
 
 const upper = ["maximum", "maxLength", "maxItems", "maxProperties"] as const;
 const lower = ["minimum", "minLength", "minItems", "minProperties"] as const;
@@ -83,10 +85,10 @@ export const boundsTightened: RuleDescriptor = {
     "maximum/maxLength/maxItems/maxProperties added or decreased; minimum/minLength/minItems/minProperties added or increased; exclusive bounds or multipleOf tightened",
   inJunctors: true,
   node(pair) {
-    const out: Change[] = [];
+    const out: RuleHit[] = [];
     const report = (kw: string, from: number | undefined, to: number, how: string, why: string) =>
       out.push(
-        at(
+        hitAt(
           pair,
           `${kw} ${from === undefined ? `added: ${to}` : `${how} from ${from} to ${to}`}; stored values ${why} no longer validate`,
           {
@@ -116,7 +118,11 @@ export const boundsTightened: RuleDescriptor = {
       const value = numberOf(pair.new, bound);
       if (now && !was && value !== undefined && numberOf(pair.old, bound) === value) {
         out.push(
-          at(pair, `${kw} set: ${value} itself is no longer allowed`, { oldValue: false, newValue: true, keyword: kw }),
+          hitAt(pair, `${kw} set: ${value} itself is no longer allowed`, {
+            oldValue: false,
+            newValue: true,
+            keyword: kw,
+          }),
         );
       }
     }
@@ -131,25 +137,21 @@ export const boundsTightened: RuleDescriptor = {
 
 /** A string keyword that tightens when added or changed (pattern, format). */
 function stringKeyword(id: string, kw: string, severity: "error" | "warning", why: string): RuleDescriptor {
-  return {
-    id,
-    severity,
-    description: `${kw} added or changed`,
-    inJunctors: true,
-    node(pair) {
-      const from = getKey(pair.old, kw);
-      const to = getKey(pair.new, kw);
-      if (typeof to !== "string" || to === from) return [];
+  return onChange(
+    { id, severity, description: `${kw} added or changed`, inJunctors: true },
+    readKeyword(kw),
+    (from, to, pair) => {
+      if (typeof to !== "string") return [];
       const what = typeof from === "string" ? `changed from ${show(from)} to ${show(to)}` : `added: ${show(to)}`;
       return [
-        at(pair, `${kw} ${what}; ${why}`, {
+        hitAt(pair, `${kw} ${what}; ${why}`, {
           oldValue: typeof from === "string" ? from : undefined,
           newValue: to,
           keyword: kw,
         }),
       ];
     },
-  };
+  );
 }
 
 export const patternChanged = stringKeyword("pattern-changed", "pattern", "error", "stored values may no longer match");
@@ -160,38 +162,32 @@ export const formatChanged = stringKeyword(
   "stored values may no longer validate",
 );
 
-export const nullableRemoved: RuleDescriptor = {
-  id: "nullable-removed",
-  severity: "error",
-  description: "nullable true → false",
-  node(pair) {
-    if (getKey(pair.old, "nullable") !== true || getKey(pair.new, "nullable") === true) return [];
-    return [
-      at(pair, "nullable removed; stored nulls no longer validate (or are pruned)", {
-        oldValue: true,
-        newValue: false,
-        keyword: "nullable",
-      }),
-    ];
-  },
-};
+export const nullableRemoved = onChange(
+  { id: "nullable-removed", severity: "error", description: "nullable true → false" },
+  (json) => getKey(json, "nullable") === true,
+  (was, _is, pair) =>
+    was
+      ? [
+          hitAt(pair, "nullable removed; stored nulls no longer validate (or are pruned)", {
+            oldValue: true,
+            newValue: false,
+            keyword: "nullable",
+          }),
+        ]
+      : [],
+);
 
-export const defaultChanged: RuleDescriptor = {
-  id: "default-changed",
-  severity: "warning",
-  description: "default added, removed or changed",
-  node(pair) {
-    const had = hasKey(pair.old, "default");
-    const has = hasKey(pair.new, "default");
-    const from = getKey(pair.old, "default");
-    const to = getKey(pair.new, "default");
-    if (!had && !has) return [];
-    if (had && has && deepEqual(from, to)) return [];
-    const what = !had
-      ? `default added: ${show(to)}; stored objects without the field get it when read`
-      : !has
-        ? `default ${show(from)} removed; new objects no longer get it and clients relying on it break`
-        : `default changed from ${show(from)} to ${show(to)}; objects without the field read differently`;
-    return [at(pair, what, { oldValue: from, newValue: to, keyword: "default" })];
+export const defaultChanged = onChange(
+  { id: "default-changed", severity: "warning", description: "default added, removed or changed" },
+  readKeyword("default"),
+  (from, to, pair) => {
+    // A JSON value is never undefined: undefined is a default that is not there (`default: null` is one).
+    const what =
+      from === undefined
+        ? `default added: ${show(to)}; stored objects without the field get it when read`
+        : to === undefined
+          ? `default ${show(from)} removed; new objects no longer get it and clients relying on it break`
+          : `default changed from ${show(from)} to ${show(to)}; objects without the field read differently`;
+    return [hitAt(pair, what, { oldValue: from, newValue: to, keyword: "default" })];
   },
-};
+);

@@ -2,7 +2,7 @@ import { isDNS1035Label } from "../../names/index.js";
 import { type FieldPath, formatPath } from "../../path/index.js";
 import { getKey } from "../../value/index.js";
 import { type Revision, versionNamed } from "../revision.js";
-import type { Change, RuleDescriptor } from "../rule.js";
+import type { RuleDescriptor, RuleHit } from "../rule.js";
 
 const versionsPath = (rev: Revision): FieldPath =>
   Array.isArray(getKey(rev.spec, "versions")) ? ["spec", "versions"] : ["spec"];
@@ -55,7 +55,7 @@ export const versionRemoved: RuleDescriptor = {
   crd({ old, new: rev }) {
     const stored = storedIn(old);
     const seen = new Set<string>();
-    return old.versions.flatMap((v): Change[] => {
+    return old.versions.flatMap((v): RuleHit[] => {
       // A stored version that is gone is reported once, by stored-version-removed.
       if (seen.has(v.name) || versionNamed(rev, v.name) || stored.has(v.name)) return [];
       seen.add(v.name);
@@ -79,7 +79,7 @@ export const storedVersionRemoved: RuleDescriptor = {
   description:
     "a version that was storage (or is listed in the old status.storedVersions) is gone: the API server refuses the update until a storage migration is done",
   crd({ old, new: rev }) {
-    const out: Change[] = [];
+    const out: RuleHit[] = [];
     const reported = new Set<string>();
     for (const name of storedIn(old)) {
       if (versionNamed(rev, name)) continue;
@@ -115,7 +115,7 @@ export const versionUnserved: RuleDescriptor = {
   severity: "warning",
   description: "served: true → false",
   crd({ old, new: rev }) {
-    return rev.versions.flatMap((v): Change[] => {
+    return rev.versions.flatMap((v): RuleHit[] => {
       const before = versionNamed(old, v.name);
       if (!before?.served || v.served) return [];
       return [
@@ -180,7 +180,7 @@ export const versionNameInvalid: RuleDescriptor = {
   severity: "error",
   description: "not a DNS-1035 label, or duplicated",
   state(rev) {
-    const out: Change[] = [];
+    const out: RuleHit[] = [];
     const seen = new Set<string>();
     for (const v of rev.versions) {
       const path = [...v.path, "name"];
