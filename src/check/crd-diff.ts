@@ -2,7 +2,7 @@ import { isCrd } from "../crd/index.js";
 import { type DiffOptions, diffCrds } from "../evolution/index.js";
 import { type Finding, finding } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
-import { parseSource, type SourceDocument } from "../source/index.js";
+import { locateFinding, type ParsedSource, parseSource, type SourceDocument } from "../source/index.js";
 import { displayText, getKey, isObject } from "../value/index.js";
 import type { TextFile } from "./workspace.js";
 
@@ -14,70 +14,75 @@ export interface ChangeFinding extends Finding {
 }
 
 /**
- * Compares the CRDs of two revisions of a file (`kunion crd-diff`, and every
- * changed CRD in `kunion check`). CRDs are paired by name (a single CRD on
- * each side is paired whatever its name, so a rename shows as such); each
- * finding is placed on its line in the new file. A `# kunion:allow <rule-id>
- * <reason>` comment on that line accepts the finding: it stays, as a notice.
+ * One revision of a file as whoever read it parsed it: `{file, text, ...parseSource(text, file)}`,
+ * or a value that came without text (`{file, documents: [documentOf(value, file)], findings: []}`).
  */
-export function diffCrdFiles(oldFile: TextFile, newFile: TextFile, options: DiffOptions = {}): ChangeFinding[] {
-  const before = parseSource(oldFile.text, oldFile.path);
-  const after = parseSource(newFile.text, newFile.path);
-  const findings: ChangeFinding[] = [...before.findings, ...after.findings];
+export interface CrdRevision extends ParsedSource {
+  /** The name findings about the whole file carry. */
+  file: string;
+  /** The text the documents were read from: its `# kunion:allow` comments accept findings. */
+  text?: string;
+}
+
+/**
+ * Compares the CRDs of two revisions of a file (`kunion crd-diff`, and every
+ * changed CRD in `kunion check`), each read once by its caller. CRDs are
+ * paired by name (a single CRD on each side is paired whatever its name, so a
+ * rename shows as such); each finding is placed in the new document
+ * (`locateFinding`), and a removal also in the old one. A `# kunion:allow
+ * <rule-id> <reason>` comment on a finding's line of the new text accepts the
+ * finding: it stays, as a notice. What reading the texts found (`findings` of
+ * each revision) is the reader's to report: it is not repeated here, and a
+ * revision that could not be read is not said to hold no CRD.
+ */
+export function diffCrdDocuments(before: CrdRevision, after: CrdRevision, options: DiffOptions = {}): ChangeFinding[] {
+  const findings: ChangeFinding[] = [];
   const olds = before.documents.filter((d) => isCrd(d.value));
   const news = after.documents.filter((d) => isCrd(d.value));
   if (news.length === 0 && after.findings.length === 0) {
+    const f = wholeFile("the file holds no CustomResourceDefinition", "crd-invalid", after.file);
     const doc = after.documents[0];
-    const detail = "the file holds no CustomResourceDefinition";
-    findings.push({
-      ...change(detail, "crd-invalid"),
-      file: newFile.path,
-      line: 1,
-      column: 1,
-      ...(doc ? doc.locate([]) : {}),
-    });
+    findings.push(doc ? locateFinding(doc, f) : f);
   }
-  const nameOf = (d: SourceDocument) => {
-    const meta = isObject(d.value) ? getKey(d.value, "metadata") : undefined;
-    return isObject(meta) ? displayText(getKey(meta, "name")) : "";
-  };
+  const single = olds.length === 1 && news.length === 1;
   for (const next of news) {
-    const prev = olds.length === 1 && news.length === 1 ? olds[0] : olds.find((o) => nameOf(o) === nameOf(next));
+    const prev = single ? olds[0] : olds.find((o) => nameOf(o) === nameOf(next));
     if (!prev) continue; // a new CRD: nothing to break
-    for (const f of diffCrds(prev.value, next.value, options) as ChangeFinding[]) {
-      findings.push(placed(f, next, prev, newFile, oldFile));
-    }
+    for (const f of diffCrds(prev.value, next.value, options)) findings.push(placed(f, next, prev));
   }
   for (const prev of olds) {
-    if (news.length === 1 && olds.length === 1) break;
-    if (news.some((n) => nameOf(n) === nameOf(prev))) continue;
+    if (single || news.some((n) => nameOf(n) === nameOf(prev))) continue;
     const detail = `the CustomResourceDefinition ${nameOf(prev)} is gone: its objects cannot be read any more`;
-    const f: ChangeFinding = {
-      ...change(detail, "crd-removed"),
-      file: newFile.path,
-      line: 1,
-      column: 1,
-    };
-    findings.push({ ...f, oldFile: oldFile.path, oldLine: prev.locate([]).line });
+    const f = wholeFile(detail, "crd-removed", after.file);
+    findings.push({ ...f, oldFile: prev.file, oldLine: prev.locate([]).line });
   }
-  return allowed(findings, newFile.text);
+  return after.text === undefined ? findings : allowed(findings, after.text);
 }
 
-/** A whole-file change, worded as the evolution rules word theirs (the rule id is printed beside it). */
-function change(detail: string, rule: string): ChangeFinding {
-  return { ...finding({ type: "CrdChange", path: [], detail, rule }), message: detail };
+/** `diffCrdDocuments` over two texts, each parsed here: what reading them found comes first. */
+export function diffCrdFiles(oldFile: TextFile, newFile: TextFile, options: DiffOptions = {}): ChangeFinding[] {
+  const read = (f: TextFile): CrdRevision => ({ file: f.path, text: f.text, ...parseSource(f.text, f.path) });
+  const before = read(oldFile);
+  const after = read(newFile);
+  return [...before.findings, ...after.findings, ...diffCrdDocuments(before, after, options)];
 }
 
-function placed(
-  f: ChangeFinding,
-  next: SourceDocument,
-  prev: SourceDocument,
-  newFile: TextFile,
-  oldFile: TextFile,
-): ChangeFinding {
-  const out: ChangeFinding = { ...f, file: newFile.path, document: next.index, ...next.locate(f.path) };
+function nameOf(d: SourceDocument): string {
+  const meta = isObject(d.value) ? getKey(d.value, "metadata") : undefined;
+  return isObject(meta) ? displayText(getKey(meta, "name")) : "";
+}
+
+/** A whole-file change on the file's first line, worded as the evolution rules word theirs (the rule id is printed beside it). */
+function wholeFile(detail: string, rule: string, file: string): ChangeFinding {
+  const f = finding({ type: "CrdChange", path: [], detail, rule });
+  return { ...f, message: detail, file, line: 1, column: 1 };
+}
+
+/** A finding of the CRD pair: in the new document, and for a removal where the removed part was in the old one. */
+function placed(f: ChangeFinding, next: SourceDocument, prev: SourceDocument): ChangeFinding {
+  const out: ChangeFinding = locateFinding(next, f);
   if (f.oldPath) {
-    out.oldFile = oldFile.path;
+    out.oldFile = prev.file;
     out.oldLine = prev.locate(f.oldPath).line;
   }
   return out;
