@@ -1,113 +1,117 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
-// The import direction of architecture.md, checked by a machine: each module
-// of src/ may import only the modules listed here (and itself).
-const allowed: Record<string, string[]> = {
-  value: [],
-  path: [],
-  findings: ["path"],
-  names: [],
-  // Go's parsing rules (durations, RFC 3339, net/url, quantities), one home each.
-  go: [],
-  schema: ["value", "path", "findings"],
-  source: ["value", "path", "findings", "yaml", "js-yaml"],
-  crd: ["schema", "value", "path", "findings"],
-  builtins: ["schema", "path", "findings", "value", "names", "go"],
-  report: ["findings", "path"],
-  config: ["source", "findings", "path", "value"],
-  unions: ["schema", "value", "path", "findings"],
-  cel: ["schema", "value", "path", "findings", "names", "go", "@bufbuild/cel", "@bufbuild/re2"],
-  validate: ["schema", "value", "path", "findings", "names", "go", "cel", "@bufbuild/re2"],
-  evolution: ["crd", "schema", "names", "unions", "findings", "value", "path"],
-  convert: ["crd", "schema", "cel", "validate", "source", "findings", "names", "value", "path"],
-  webhooks: ["convert", "unions", "validate", "findings", "names", "value", "path"],
-  check: [
-    "source",
-    "crd",
-    "builtins",
-    "schema",
-    "unions",
-    "validate",
-    "evolution",
-    "convert",
-    "findings",
-    "names",
-    "value",
-    "path",
-  ],
-  // The Node side shared by the CLI and the Action: a checkout on disk.
-  checkout: ["index"],
-  cli: ["index", "checkout", "yaml"],
-};
-
-/** The modules of src/ that may use Node APIs. */
-const nodeModules = ["cli", "checkout"];
-
+// The import directions of docs/architecture.md, checked by a machine: the table there is the
+// rule, read here, so the document and the check cannot drift apart.
 const root = join(import.meta.dirname, "..");
+const doc = readFileSync(join(root, "docs/architecture.md"), "utf8");
+
+interface Rule {
+  /** What the folder may import (module names for src/, paths and packages for the rest); undefined: anything. */
+  allowed: string[] | undefined;
+}
+
+/** The rows of the table `| folder | its job | may import |`: a folder in backticks, then the backticked names. */
+function readTable(text: string): Map<string, Rule> {
+  const rules = new Map<string, Rule>();
+  for (const line of text.split("\n")) {
+    const cells = line.split("|").map((c) => c.trim());
+    const folder = /^`([^`]+\/)`$/.exec(cells[1] ?? "")?.[1];
+    if (cells.length !== 5 || !folder) continue;
+    const imports = cells[3] as string;
+    const names = [...imports.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
+    rules.set(folder, { allowed: imports === "anything" ? undefined : names });
+  }
+  return rules;
+}
+const table = readTable(doc);
+
 function sources(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
-    if (e.isDirectory()) return e.name === "dist" ? [] : sources(path);
-    return e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") && !e.name.endsWith(".d.ts") ? [path] : [];
+    if (e.isDirectory()) return e.name === "dist" || e.name === "node_modules" ? [] : sources(path);
+    return /\.(ts|mjs)$/.test(e.name) && !e.name.endsWith(".test.ts") && !e.name.endsWith(".d.ts") ? [path] : [];
   });
 }
 const importsOf = (file: string) =>
-  [...readFileSync(join(root, file), "utf8").matchAll(/^(?:import|export)[^;]*? from "([^"]+)"/gms)].map(
-    (m) => m[1] as string,
-  );
+  [
+    ...readFileSync(join(root, file), "utf8").matchAll(/^(?:import|export)[^;]*? from "([^"]+)"|^import "([^"]+)"/gms),
+  ].map((m) => (m[1] ?? m[2]) as string);
 
-/** The module an import lands in: a folder of src/, `index` for src/index.ts, or the package name. */
-function target(file: string, spec: string): string {
-  if (spec.startsWith("node:")) return "node:";
-  if (!spec.startsWith("."))
-    return spec
-      .split("/")
-      .slice(0, spec.startsWith("@") ? 2 : 1)
-      .join("/");
-  const resolved = relative(join(root, "src"), join(root, file, "..", spec));
-  return resolved.startsWith("..") ? `face:${resolved}` : (resolved.split("/")[0] as string).replace(/\.js$/, "");
+/** The folder of the table a file belongs to: `src/cel/` for src/cel/language/checker.ts, `functions/`… */
+function folderOf(file: string): string {
+  const [top, sub] = file.split("/");
+  return top === "src" ? `src/${sub}/` : `${top}/`;
 }
 
-describe("architecture", () => {
-  const files = sources("src");
+/**
+ * What an import lands in, as the table names it: `node:*`; a package's name; from src/, a module
+ * of src/ by name through its index.ts (`index` for src/index.ts), else the exact file; from
+ * elsewhere, `src/index.ts`, a module by its folder through its index.ts (`src/checkout/`), else
+ * the exact file; outside src/, the file in a folder of the table, else the top folder.
+ */
+function target(file: string, spec: string): string {
+  if (spec.startsWith("node:")) return "node:*";
+  if (!spec.startsWith("."))
+    return spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : (spec.split("/")[0] as string);
+  const to = relative(root, join(root, file, "..", spec)).replace(/\.js$/, ".ts");
+  const parts = to.split("/");
+  if (parts[0] !== "src") return table.has(`${parts[0]}/`) ? to : `${parts[0]}/`;
+  if (to === "src/index.ts") return file.startsWith("src/") ? "index" : to;
+  const throughIndex = parts.length === 3 && parts[2] === "index.ts";
+  if (file.startsWith("src/")) return throughIndex || folderOf(file) === `src/${parts[1]}/` ? (parts[1] as string) : to;
+  return throughIndex ? `src/${parts[1]}/` : to;
+}
 
-  it.each(files.filter((f) => f !== "src/index.ts"))("%s imports only what its layer may", (file) => {
-    const own = file.split("/")[1] as string;
-    const rules = allowed[own];
-    expect(rules, `no layer rule for src/${own}`).toBeDefined();
+describe("architecture (docs/architecture.md)", () => {
+  it("the document's table has a row for every folder of src/ and every face", () => {
+    const folders = readdirSync(join(root, "src"), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => `src/${e.name}/`);
+    for (const folder of [...folders, "functions/", "action/", "bench/", "test/", ".ci/"]) {
+      expect(table.has(folder), `docs/architecture.md has no row for ${folder}`).toBe(true);
+    }
+    // What a src/ row names is a module of src/, `index`, a package kunion depends on, or a path (a typo would allow nothing).
+    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+    const packages = new Set(Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }));
+    for (const [folder, rule] of table) {
+      for (const name of rule.allowed ?? []) {
+        const known =
+          packages.has(name) ||
+          name === "node:*" ||
+          name === "index" ||
+          folders.includes(`src/${name}/`) ||
+          (name.includes("/") && existsSync(join(root, name)));
+        expect(known, `${folder} may import ${name}: no such module, package or path`).toBe(true);
+      }
+    }
+  });
+
+  const files = [...sources("src"), ...sources("functions"), ...sources("action")].filter((f) => f !== "src/index.ts");
+  it.each(files)("%s imports only what its folder may", (file) => {
+    const own = folderOf(file);
+    const allowed = table.get(own)?.allowed;
+    expect(allowed, `no rule for ${own} in docs/architecture.md`).toBeDefined();
     for (const spec of importsOf(file)) {
       const to = target(file, spec);
-      if (to === own) continue;
-      // The one exception: the CLI's entry runs the HTTP functions' Node server (`kunion serve`).
-      // Only src/cli/bin.ts, and only functions/node-server.ts: the rest of the CLI stays off the faces.
-      if (file === "src/cli/bin.ts" && to === "face:../functions/node-server.js") continue;
-      if (to === "node:") {
-        expect(nodeModules, `${file} imports ${spec}: only the CLI and checkout/ may use Node APIs`).toContain(own);
-        continue;
-      }
-      expect(rules, `${file} imports ${spec} (${to})`).toContain(to);
+      if (`src/${to}/` === own || to === own || (!file.startsWith("src/") && to.startsWith(own))) continue;
+      expect(allowed, `${file} imports ${spec} (${to})`).toContain(to);
+      // The CLI's entry runs the HTTP functions' Node server (`kunion serve`); the rest of the CLI stays off the faces.
+      if (to.startsWith("functions/")) expect(file, `${file} imports ${spec}`).toBe("src/cli/bin.ts");
+    }
+  });
+
+  it("src/index.ts exports the modules through their index.ts", () => {
+    for (const spec of importsOf("src/index.ts")) {
+      expect(spec).toMatch(/^\.\/[a-z]+\/index\.js$|^\.\.\/package\.json$/);
     }
   });
 
   it("the core never generates code (Cloudflare Workers forbid it)", () => {
-    for (const file of files) {
+    for (const file of sources("src")) {
       const text = readFileSync(join(root, file), "utf8");
       expect(text, file).not.toMatch(/\beval\s*\(|new\s+Function\s*\(|\bFunction\s*\(\s*["'`]/);
-    }
-  });
-
-  it("the faces import the core only through src/index.ts (and the Action the checkout's index)", () => {
-    for (const file of [...sources("functions"), ...sources("action")]) {
-      for (const spec of importsOf(file).filter((s) => s.includes("src/"))) {
-        // builtins/all-releases.js only registers the non-default releases' tables: the Node faces
-        // import it for its effect, the Worker leaves it out (its 1 MiB bundle limit).
-        const allowedHere = file.startsWith("action/")
-          ? /\/src\/(index|checkout\/index|builtins\/all-releases)\.js$/
-          : /\/src\/(index|builtins\/all-releases)\.js$/;
-        expect(spec, file).toMatch(allowedHere);
-      }
     }
   });
 });
