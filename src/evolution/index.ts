@@ -3,10 +3,12 @@
  * → the changes that break stored objects, clients or the API server's own
  * checks, each a finding with a stable rule id, a default severity, the
  * version and field, old and new values, one line on why it breaks, and its
- * place in the new document (for a removal, the nearest surviving parent and
- * the place in the old one). Each rule is a descriptor under `rules/`,
- * collected here in catalog order; the engine (`diff.ts`) walks both schemas
- * without recursion. Pure: no I/O, never throws.
+ * path in the new document (for a removal, the nearest surviving parent and
+ * the path in the old one); the caller turns paths into lines. Each rule is a
+ * descriptor under `rules/` (`rule.ts`: what a rule sees and reports),
+ * collected here in catalog order; the engine (`diff.ts`) runs them, walking
+ * both schemas side by side without recursion (`walk.ts`). Pure: no I/O,
+ * never throws.
  * Imports crd, schema, names, path, findings, value.
  */
 import type { JsonValue } from "../value/index.js";
