@@ -41,7 +41,10 @@ export interface CheckoutResult {
   findings: Finding[];
   /** What was found, before: what a baseline records. */
   found: Finding[];
-  /** The changed lines of each changed file. */
+  /**
+   * The changed lines of each changed file with a finding: only a finding
+   * asks for its file's lines, so the others' hunks are never computed.
+   */
   lines: ChangedLines;
   /** The repository's CRDs and Go types that gave the changed files their schemas. */
   crds: TextFile[];
@@ -53,16 +56,22 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
   // The removal checks parse a text once between them (the core's checkChanges reads its own).
   const documents = documentsOnce();
   const { changed, deleted } = pairMoves(change.changed, change.deleted ?? [], documents);
-  const lines = new Map(changedLines(changed));
-  // A changed file that could not be read is changed as a whole.
-  for (const p of change.problems) if (p.file !== undefined && !lines.has(p.file)) lines.set(p.file, "all");
+  const linesOf = (found: readonly Finding[]): ChangedLines => {
+    const withFindings = new Set(found.map((f) => f.file));
+    const lines = new Map(changedLines(changed.filter((f) => withFindings.has(f.path))));
+    // A changed file that could not be read is changed as a whole.
+    for (const p of change.problems) if (p.file !== undefined && !lines.has(p.file)) lines.set(p.file, "all");
+    return lines;
+  };
   const accepted = (found: Finding[], crds: { files: TextFile[] }, goTypes: { files: TextFile[] }): CheckoutResult => {
+    const lines = linesOf(found);
     const files = [
       ...changed.map((f) => ({ path: f.path, text: f.after })),
       ...deleted.filter((d) => !changed.some((c) => c.path === d.path)),
     ];
-    const findings = change.acceptance ? accept(found, { ...change.acceptance, config, files }) : found;
-    return { findings, found, lines, crds: crds.files, goTypes: goTypes.files };
+    const placed = placeRemovals(found, lines);
+    const findings = change.acceptance ? accept(placed, { ...change.acceptance, config, files }) : placed;
+    return { findings, found: placed, lines, crds: crds.files, goTypes: goTypes.files };
   };
   if (changed.length === 0 && deleted.length === 0) {
     return accepted(applySeverities([...change.problems], config.rules), { files: [] }, { files: [] });
@@ -92,5 +101,5 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
     }),
     ...removed,
   ];
-  return accepted(placeRemovals(applySeverities(found, config.rules), lines), crds, goTypes);
+  return accepted(applySeverities(found, config.rules), crds, goTypes);
 }
