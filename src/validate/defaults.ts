@@ -11,7 +11,7 @@ import {
 } from "../value/index.js";
 import { maxDepth } from "./compile.js";
 import { unknownField } from "./metadata.js";
-import { at, type Loc, type Node, toPath } from "./types.js";
+import { childLoc, type Loc, type Node, toPath } from "./types.js";
 
 /**
  * What the API server does to an object before validating it, in one pass:
@@ -91,7 +91,7 @@ function walk(
     const child = prop ?? node.additional;
     if (!child) {
       if (open || (resource && metaFields.has(key))) continue;
-      if (opts.unknown && opts.findings) opts.findings.push(unknownField(at(loc, key), opts.unknown));
+      if (opts.unknown && opts.findings) opts.findings.push(unknownField(childLoc(loc, key), opts.unknown));
       pruned ??= shallowCopy(src);
       deleteKey(pruned, key);
       continue;
@@ -104,7 +104,7 @@ function walk(
         deleteKey(full, key);
         pruned ??= shallowCopy(src);
         deleteKey(pruned, key);
-        if (track) opts.findings?.push(dropped(at(loc, prop ? key : { key })));
+        if (track) opts.findings?.push(dropped(childLoc(loc, prop ? key : { key })));
         continue;
       }
     }
@@ -114,7 +114,7 @@ function walk(
         ? walk(
             child,
             next,
-            track ? at(loc, prop ? key : { key }) : undefined,
+            track ? childLoc(loc, prop ? key : { key }) : undefined,
             opts,
             depth + 1,
             flagsOf(prop, resource, key),
@@ -158,7 +158,7 @@ function list(
     if (v === null && !items.nullable && items.hasDefault) next = clone(items.default as JsonValue);
     const changed =
       typeof next === "object" && next !== null
-        ? walk(items, next, opts.findings ? at(loc, i) : undefined, opts, depth + 1, inherit)
+        ? walk(items, next, opts.findings ? childLoc(loc, i) : undefined, opts, depth + 1, inherit)
         : undefined;
     const [d, p] = changed ?? [next, next];
     if (d !== v) {

@@ -7,8 +7,8 @@
  * metadata, x-kubernetes-* extensions, and CEL rules through `cel/`, with
  * ratcheting against an old object. Patterns run on RE2 (`@bufbuild/re2`),
  * never on a backtracking RegExp. One file per keyword group under
- * `keywords/`, each with its messages. May import value, path, findings,
- * schema, cel and `@bufbuild/re2`.
+ * `keywords/`, each with its messages. Imports value, path, findings, names,
+ * go, cel and `@bufbuild/re2`.
  */
 // kunion's work budget for one document, drawn on by the CEL rules validation runs.
 export { WorkBudget, withWorkBudget } from "../cel/index.js";
@@ -19,7 +19,7 @@ import type { Finding } from "../findings/index.js";
 import type { NameRule } from "../names/index.js";
 import { getKey, isObject, type JsonValue } from "../value/index.js";
 import { validateObjectMeta } from "./metadata.js";
-import { at } from "./types.js";
+import { childLoc } from "./types.js";
 
 /**
  * `metadata` of an object whose schema is not a CRD's (Kubernetes' own kinds):
@@ -28,5 +28,5 @@ import { at } from "./types.js";
  */
 export function validateObjectMetadata(object: JsonValue, nameRule?: NameRule): Finding[] {
   const meta = isObject(object) ? getKey(object, "metadata") : undefined;
-  return validateObjectMeta(meta, at(undefined, "metadata"), { root: true, unknown: undefined, nameRule });
+  return validateObjectMeta(meta, childLoc(undefined, "metadata"), { root: true, unknown: undefined, nameRule });
 }

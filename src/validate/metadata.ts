@@ -13,7 +13,7 @@ import {
 import { getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { tooLong } from "./keywords/string.js";
 import { invalidType } from "./keywords/type.js";
-import { at, type FormatDecoder, kindOf, type Loc, toPath } from "./types.js";
+import { childLoc, type FormatDecoder, kindOf, type Loc, toPath } from "./types.js";
 
 /**
  * ObjectMeta and TypeMeta of a resource: at the root (apimachinery's
@@ -75,7 +75,7 @@ export function validateObjectMeta(meta: JsonValue | undefined, loc: Loc, opts: 
     const v = getKey(m, key) as JsonValue;
     const want = Object.hasOwn(objectMeta, key) ? objectMeta[key] : undefined;
     if (!want) {
-      if (opts.unknown) out.push(unknownField(at(loc, key), opts.unknown));
+      if (opts.unknown) out.push(unknownField(childLoc(loc, key), opts.unknown));
       continue;
     }
     if (v === null) continue;
@@ -84,7 +84,7 @@ export function validateObjectMeta(meta: JsonValue | undefined, loc: Loc, opts: 
       want === "map"
         ? kind === "object" && Object.values(v as JsonObject).every((x) => typeof x === "string")
         : kind === want;
-    if (!ok) out.push(invalidType(at(loc, key), want === "map" ? "object" : want, kind));
+    if (!ok) out.push(invalidType(childLoc(loc, key), want === "map" ? "object" : want, kind));
   }
   const str = (k: string) => {
     const v = getKey(m, k);
@@ -93,33 +93,33 @@ export function validateObjectMeta(meta: JsonValue | undefined, loc: Loc, opts: 
   for (const key of opts.decodeTime ? ["creationTimestamp", "deletionTimestamp"] : []) {
     const value = getKey(m, key);
     const error = typeof value === "string" ? opts.decodeTime?.(value) : undefined;
-    if (error !== undefined) out.push(invalid(toPath(at(loc, key)), value, error));
+    if (error !== undefined) out.push(invalid(toPath(childLoc(loc, key)), value, error));
   }
   const name = str("name");
   const generateName = str("generateName");
   const nameRule = opts.root ? (opts.nameRule ?? nameIsDNSSubdomain) : isValidPathSegmentName;
   if (generateName !== "") {
     for (const msg of nameRule(generateName, true))
-      out.push(invalid(toPath(at(loc, "generateName")), generateName, msg));
+      out.push(invalid(toPath(childLoc(loc, "generateName")), generateName, msg));
   }
   if (name === "") {
     // The API server generates a name from generateName before validating; embedded resources need none.
     if (opts.root && generateName === "")
-      out.push(required(toPath(at(loc, "name")), "name or generateName is required"));
+      out.push(required(toPath(childLoc(loc, "name")), "name or generateName is required"));
   } else {
-    for (const msg of nameRule(name, false)) out.push(invalid(toPath(at(loc, "name")), name, msg));
+    for (const msg of nameRule(name, false)) out.push(invalid(toPath(childLoc(loc, "name")), name, msg));
   }
   const namespace = str("namespace");
   if (namespace !== "") {
-    for (const msg of isDNS1123Label(namespace)) out.push(invalid(toPath(at(loc, "namespace")), namespace, msg));
+    for (const msg of isDNS1123Label(namespace)) out.push(invalid(toPath(childLoc(loc, "namespace")), namespace, msg));
   }
   const generation = getKey(m, "generation");
   if (typeof generation === "number" && generation < 0) {
-    out.push(invalid(toPath(at(loc, "generation")), generation, "must be greater than or equal to 0"));
+    out.push(invalid(toPath(childLoc(loc, "generation")), generation, "must be greater than or equal to 0"));
   }
   const labels = getKey(m, "labels");
   if (isObject(labels)) {
-    const path = toPath(at(loc, "labels"));
+    const path = toPath(childLoc(loc, "labels"));
     for (const [k, v] of Object.entries(labels)) {
       for (const msg of isQualifiedName(k)) out.push(invalid(path, k, msg));
       if (typeof v === "string") for (const msg of isValidLabelValue(v)) out.push(invalid(path, v, msg));
@@ -127,25 +127,25 @@ export function validateObjectMeta(meta: JsonValue | undefined, loc: Loc, opts: 
   }
   const annotations = getKey(m, "annotations");
   if (isObject(annotations)) {
-    const path = toPath(at(loc, "annotations"));
+    const path = toPath(childLoc(loc, "annotations"));
     let size = 0;
     for (const [k, v] of Object.entries(annotations)) {
       // Qualified names, except that case does not matter.
       for (const msg of isQualifiedName(k.toLowerCase())) out.push(invalid(path, k, msg));
       size += byteLength(k) + (typeof v === "string" ? byteLength(v) : 0);
     }
-    if (size > totalAnnotationSizeLimit) out.push(tooLong(at(loc, "annotations"), "", totalAnnotationSizeLimit));
+    if (size > totalAnnotationSizeLimit) out.push(tooLong(childLoc(loc, "annotations"), "", totalAnnotationSizeLimit));
   }
   const finalizers = getKey(m, "finalizers");
   if (Array.isArray(finalizers)) {
-    const path = toPath(at(loc, "finalizers"));
+    const path = toPath(childLoc(loc, "finalizers"));
     for (const f of finalizers) {
       if (typeof f === "string") for (const msg of isQualifiedName(f)) out.push(invalid(path, f, msg));
     }
   }
   const owners = getKey(m, "ownerReferences");
   if (Array.isArray(owners)) {
-    const ownersLoc = at(loc, "ownerReferences");
+    const ownersLoc = childLoc(loc, "ownerReferences");
     for (const ref of owners) {
       if (!isObject(ref)) continue;
       const field = (k: string) => {
@@ -155,9 +155,9 @@ export function validateObjectMeta(meta: JsonValue | undefined, loc: Loc, opts: 
       const apiVersion = field("apiVersion");
       const { version } = splitApiVersion(apiVersion);
       if (version === "")
-        out.push(invalid(toPath(at(ownersLoc, "apiVersion")), apiVersion, "version must not be empty"));
+        out.push(invalid(toPath(childLoc(ownersLoc, "apiVersion")), apiVersion, "version must not be empty"));
       for (const k of ["kind", "name", "uid"]) {
-        if (field(k) === "") out.push(invalid(toPath(at(ownersLoc, k)), field(k), "must not be empty"));
+        if (field(k) === "") out.push(invalid(toPath(childLoc(ownersLoc, k)), field(k), "must not be empty"));
       }
     }
   }
@@ -168,7 +168,7 @@ export function validateObjectMeta(meta: JsonValue | undefined, loc: Loc, opts: 
 export function validateTypeMeta(obj: JsonObject, loc: Loc | undefined): Finding[] {
   const out: Finding[] = [];
   for (const key of ["apiVersion", "kind"]) {
-    const path = toPath(at(loc, key));
+    const path = toPath(childLoc(loc, key));
     if (!hasKey(obj, key)) {
       out.push(required(path));
       continue;

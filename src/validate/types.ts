@@ -12,7 +12,8 @@ export interface Loc {
   readonly seg: PathSegment;
 }
 
-export const at = (parent: Loc | undefined, seg: PathSegment): Loc => ({ parent, seg });
+/** The location of `seg` inside `parent`. */
+export const childLoc = (parent: Loc | undefined, seg: PathSegment): Loc => ({ parent, seg });
 
 export function toPath(loc: Loc | undefined): PathSegment[] {
   const out: PathSegment[] = [];

@@ -6,7 +6,7 @@ import { type Compiled, type CompiledSchema, maxDepth } from "./compile.js";
 import { prepare, ROOT } from "./defaults.js";
 import { mapKey } from "./keywords/list-type.js";
 import { validateObjectMeta, validateTypeMeta } from "./metadata.js";
-import { at, type FormatDecoder, type Loc, type Node, nameOf, openAPIPath, type Run, toPath } from "./types.js";
+import { childLoc, type FormatDecoder, type Loc, type Node, nameOf, openAPIPath, type Run, toPath } from "./types.js";
 
 export interface ValidateOptions {
   /** The previous revision: CEL transition rules (oldSelf) and ratcheting, as the API server does on update. */
@@ -170,7 +170,7 @@ function items(
   for (let i = 0; i < list.length; i++) {
     const item = list[i] as JsonValue;
     const o = previous && isObject(item) ? previous.get(mapKey(item, node.listMapKeys as string[]).text) : undefined;
-    visit(schema, item, at(loc, i), run, depth + 1, o, 0);
+    visit(schema, item, childLoc(loc, i), run, depth + 1, o, 0);
   }
 }
 
@@ -194,8 +194,8 @@ function properties(
     const v = getKey(obj, key) as JsonValue;
     const o = oldObj ? getKey(oldObj, key) : undefined;
     const prop = node.properties?.get(key);
-    if (prop) visit(prop, v, at(loc, key), run, depth + 1, o, 0);
-    else if (node.additional) visit(node.additional, v, at(loc, { key }), run, depth + 1, o, 0);
+    if (prop) visit(prop, v, childLoc(loc, key), run, depth + 1, o, 0);
+    else if (node.additional) visit(node.additional, v, childLoc(loc, { key }), run, depth + 1, o, 0);
     else if (node.additionalFalse) {
       // Pruning removed such keys from the structural tree, except under a preserved list;
       // value-only branches keep plain JSON Schema semantics.
@@ -208,11 +208,11 @@ function properties(
   const meta = getKey(obj, "metadata");
   if (flags & ROOT) {
     const opts = { root: true, unknown: run.unknown, nameRule: run.nameRule, decodeTime: run.decodeTime };
-    run.extras.push(...validateObjectMeta(meta, at(undefined, "metadata"), opts));
+    run.extras.push(...validateObjectMeta(meta, childLoc(undefined, "metadata"), opts));
   } else {
     run.extras.push(...validateTypeMeta(obj, loc));
     if (hasKey(obj, "metadata")) {
-      run.extras.push(...validateObjectMeta(meta, at(loc, "metadata"), { root: false, unknown: run.unknown }));
+      run.extras.push(...validateObjectMeta(meta, childLoc(loc, "metadata"), { root: false, unknown: run.unknown }));
     }
   }
 }

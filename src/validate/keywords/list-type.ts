@@ -1,7 +1,7 @@
 import { finding, invalid } from "../../findings/index.js";
 import { getKey, hasKey, isObject, type JsonObject, type JsonValue, setKey } from "../../value/index.js";
 import { canonical } from "../canonical.js";
-import { at, type Check, type Keyword, schemaFinding, toPath } from "../types.js";
+import { type Check, childLoc, type Keyword, schemaFinding, toPath } from "../types.js";
 
 /**
  * `x-kubernetes-list-type` (apiextensions' structurallisttype): `set` items
@@ -32,7 +32,7 @@ export const listTypeKeyword: Keyword = {
         const seen = new Set<string>();
         value.forEach((item, i) => {
           const key = canonical(item);
-          if (seen.has(key)) run.extras.push(duplicate(toPath(at(loc, i)), item));
+          if (seen.has(key)) run.extras.push(duplicate(toPath(childLoc(loc, i)), item));
           else seen.add(key);
         });
         return undefined;
@@ -54,7 +54,7 @@ export const listTypeKeyword: Keyword = {
       for (let i = 0; i < value.length; i++) {
         const item = value[i] as JsonValue;
         if (item !== null && !isObject(item)) {
-          run.extras.push(invalid(toPath(at(loc, i)), item, messages.notObject));
+          run.extras.push(invalid(toPath(childLoc(loc, i)), item, messages.notObject));
           return undefined;
         }
       }
@@ -63,7 +63,7 @@ export const listTypeKeyword: Keyword = {
       value.forEach((item, i) => {
         if (!isObject(item)) return;
         const key = mapKey(item, names);
-        if (seen.has(key.text)) run.extras.push(duplicate(toPath(at(loc, i)), key.value));
+        if (seen.has(key.text)) run.extras.push(duplicate(toPath(childLoc(loc, i)), key.value));
         else seen.add(key.text);
       });
       return undefined;

@@ -1,6 +1,6 @@
 import { invalid, required } from "../../findings/index.js";
 import { getKey, hasKey, isObject } from "../../value/index.js";
-import { at, type Check, count, type Keyword, nameOf, openAPIPath, schemaFinding } from "../types.js";
+import { type Check, childLoc, count, type Keyword, nameOf, openAPIPath, schemaFinding } from "../types.js";
 import { tooMany } from "./array.js";
 
 /**
@@ -56,7 +56,7 @@ export const requiredKeyword: Keyword = {
       if (!isObject(value)) return undefined;
       for (const name of names) {
         // An explicit null counts as present (kube-openapi looks the key up only).
-        if (!hasKey(value, name)) run.sink.push(required(openAPIPath(at(loc, name))));
+        if (!hasKey(value, name)) run.sink.push(required(openAPIPath(childLoc(loc, name))));
       }
       return undefined;
     };
