@@ -137,29 +137,25 @@ const envFromSource = struct(
 );
 
 const profileTypes = ["RuntimeDefault", "Unconfined"] as const;
-const seccompProfile = struct(
-  "SeccompProfile",
-  { type: string(), localhostProfile: string() },
-  {
-    discriminator: "type",
-    // The value is the Go constant `Localhost` (the published spec's `LocalhostProfile` is wrong).
-    members: [{ field: "localhostProfile", value: "Localhost" }],
-    emptyValues: profileTypes,
-    exactlyOne: true,
-    wording: "seccompProfile",
-  },
-);
-const appArmorProfile = struct(
-  "AppArmorProfile",
-  { type: string(), localhostProfile: string() },
-  {
-    discriminator: "type",
-    members: [{ field: "localhostProfile", value: "Localhost" }],
-    emptyValues: profileTypes,
-    exactlyOne: true,
-    wording: "appArmorProfile",
-  },
-);
+/**
+ * SeccompProfile and AppArmorProfile: `localhostProfile` under the type
+ * Localhost (the Go constant; the published spec's `LocalhostProfile` is
+ * wrong), no member under the other types.
+ */
+const securityProfile = (goType: string, wording: string): SchemaNode =>
+  struct(
+    goType,
+    { type: string(), localhostProfile: string() },
+    {
+      discriminator: "type",
+      members: [{ field: "localhostProfile", value: "Localhost" }],
+      emptyValues: profileTypes,
+      exactlyOne: true,
+      wording,
+    },
+  );
+const seccompProfile = securityProfile("SeccompProfile", "seccompProfile");
+const appArmorProfile = securityProfile("AppArmorProfile", "appArmorProfile");
 const securityContext = struct("SecurityContext", { seccompProfile, appArmorProfile });
 
 /** Container; EphemeralContainer shares these fields (EphemeralContainerCommon). */
@@ -288,40 +284,19 @@ const podTemplateSpec = struct("PodTemplateSpec", { spec: podSpec });
 // StatefulSet needs none: the member may be absent while selected.
 const rollingUpdate: MemberSpec = { field: "rollingUpdate", value: "RollingUpdate", optional: true };
 
-const deploymentStrategy = struct(
-  "DeploymentStrategy",
-  { type: string(), rollingUpdate: opaque() },
-  // `type` is defaulted by the server: not required.
-  {
-    discriminator: "type",
-    members: [rollingUpdate],
-    emptyValues: ["Recreate"],
-    exactlyOne: false,
-    wording: "deploymentStrategy",
-  },
-);
-const daemonSetUpdateStrategy = struct(
-  "DaemonSetUpdateStrategy",
-  { type: string(), rollingUpdate: opaque() },
-  {
-    discriminator: "type",
-    members: [rollingUpdate],
-    emptyValues: ["OnDelete"],
-    exactlyOne: false,
-    wording: "daemonSetUpdateStrategy",
-  },
-);
-const statefulSetUpdateStrategy = struct(
-  "StatefulSetUpdateStrategy",
-  { type: string(), rollingUpdate: opaque() },
-  {
-    discriminator: "type",
-    members: [rollingUpdate],
-    emptyValues: ["OnDelete"],
-    exactlyOne: false,
-    wording: "statefulSetUpdateStrategy",
-  },
-);
+/**
+ * An apps/v1 strategy: `type` selects `rollingUpdate` or `otherType`, which
+ * has no member. `type` is defaulted by the server: not required.
+ */
+const appsStrategy = (goType: string, otherType: string, wording: string): SchemaNode =>
+  struct(
+    goType,
+    { type: string(), rollingUpdate: opaque() },
+    { discriminator: "type", members: [rollingUpdate], emptyValues: [otherType], exactlyOne: false, wording },
+  );
+const deploymentStrategy = appsStrategy("DeploymentStrategy", "Recreate", "deploymentStrategy");
+const daemonSetUpdateStrategy = appsStrategy("DaemonSetUpdateStrategy", "OnDelete", "daemonSetUpdateStrategy");
+const statefulSetUpdateStrategy = appsStrategy("StatefulSetUpdateStrategy", "OnDelete", "statefulSetUpdateStrategy");
 
 const deployment = struct("Deployment", {
   spec: struct("DeploymentSpec", { template: podTemplateSpec, strategy: deploymentStrategy }),

@@ -372,7 +372,6 @@ describe("appArmorProfile", () => {
 
 describe("wordings", () => {
   it("implements exactly the keys the built-in registry uses", () => {
-    // Kept in step with src/builtins/registry.test.ts, which pins the same list.
     expect(Object.keys(wordings).sort()).toEqual([
       "appArmorProfile",
       "daemonSetUpdateStrategy",

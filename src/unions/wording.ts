@@ -109,32 +109,37 @@ const fieldValue = (node: JsonObject, field: string): JsonValue | undefined => g
 // apps/v1 strategies (pkg/apis/apps/validation)
 
 /**
+ * The apps strategies' shared switch: RollingUpdate needs nothing (an absent
+ * `rollingUpdate` is defaulted, or not needed), the other type reports a set
+ * `rollingUpdate` with `stale`, an unset type is defaulted, and any other type
+ * is reported with `unknown`. Each validator words its findings its own way.
+ */
+function rollingUpdateStrategy(
+  otherType: string,
+  stale: (rollingUpdate: FieldPath, value: JsonValue | undefined) => Finding,
+  unknown: (input: WordingInput) => Finding,
+): Wording {
+  return (input) => {
+    const d = discriminatorOf(input);
+    if (d.state !== "value" || d.value === "RollingUpdate") return [];
+    if (d.value !== otherType) return [unknown(input)];
+    if (!fieldIsSet(input, "rollingUpdate")) return [];
+    return [stale(child(input.path, "rollingUpdate"), fieldValue(input.node, "rollingUpdate"))];
+  };
+}
+
+/**
  * ValidateDeploymentStrategy. An unset type is defaulted to RollingUpdate, and
  * under RollingUpdate the server defaults `rollingUpdate` too
  * (SetDefaults_Deployment), so its "this should be defaulted and never be nil"
  * can never reach a user. An unknown type is NotSupported at the strategy
  * itself, with the whole strategy as the bad value.
  */
-const deploymentStrategy: Wording = (input) => {
-  const d = discriminatorOf(input);
-  if (d.state !== "value") return [];
-  switch (d.value) {
-    case "Recreate":
-      return fieldIsSet(input, "rollingUpdate")
-        ? [
-            forbidden(
-              child(input.path, "rollingUpdate"),
-              "may not be specified when strategy `type` is 'Recreate'",
-              extra(),
-            ),
-          ]
-        : [];
-    case "RollingUpdate":
-      return [];
-    default:
-      return [notSupported(input.path, input.node, ["Recreate", "RollingUpdate"], extra())];
-  }
-};
+const deploymentStrategy = rollingUpdateStrategy(
+  "Recreate",
+  (rollingUpdate) => forbidden(rollingUpdate, "may not be specified when strategy `type` is 'Recreate'", extra()),
+  (input) => notSupported(input.path, input.node, ["Recreate", "RollingUpdate"], extra()),
+);
 
 /**
  * ValidateDaemonSetUpdateStrategy. Unset and RollingUpdate without
@@ -148,27 +153,12 @@ const deploymentStrategy: Wording = (input) => {
  * Deployments, and it silently comes back into force when the type is
  * switched to RollingUpdate again.
  */
-const daemonSetUpdateStrategy: Wording = (input) => {
-  const d = discriminatorOf(input);
-  if (d.state !== "value") return [];
-  switch (d.value) {
-    case "OnDelete":
-      return fieldIsSet(input, "rollingUpdate")
-        ? [
-            invalid(
-              child(input.path, "rollingUpdate"),
-              fieldValue(input.node, "rollingUpdate"),
-              'may only be specified when `type` is "RollingUpdate"',
-              extra("warning"),
-            ),
-          ]
-        : [];
-    case "RollingUpdate":
-      return [];
-    default:
-      return [notSupported(input.path, input.node, ["RollingUpdate", "OnDelete"], extra())];
-  }
-};
+const daemonSetUpdateStrategy = rollingUpdateStrategy(
+  "OnDelete",
+  (rollingUpdate, value) =>
+    invalid(rollingUpdate, value, 'may only be specified when `type` is "RollingUpdate"', extra("warning")),
+  (input) => notSupported(input.path, input.node, ["RollingUpdate", "OnDelete"], extra()),
+);
 
 /**
  * ValidateStatefulSetSpec's `updateStrategy` switch. Unset is defaulted to
@@ -176,27 +166,11 @@ const daemonSetUpdateStrategy: Wording = (input) => {
  * `rollingUpdate`. An unknown type is Invalid at `updateStrategy` with the
  * strategy as the bad value: "must be 'RollingUpdate' or 'OnDelete'".
  */
-const statefulSetUpdateStrategy: Wording = (input) => {
-  const d = discriminatorOf(input);
-  if (d.state !== "value") return [];
-  switch (d.value) {
-    case "OnDelete":
-      return fieldIsSet(input, "rollingUpdate")
-        ? [
-            invalid(
-              child(input.path, "rollingUpdate"),
-              fieldValue(input.node, "rollingUpdate"),
-              "only allowed for updateStrategy 'RollingUpdate'",
-              extra(),
-            ),
-          ]
-        : [];
-    case "RollingUpdate":
-      return [];
-    default:
-      return [invalid(input.path, input.node, "must be 'RollingUpdate' or 'OnDelete'", extra())];
-  }
-};
+const statefulSetUpdateStrategy = rollingUpdateStrategy(
+  "OnDelete",
+  (rollingUpdate, value) => invalid(rollingUpdate, value, "only allowed for updateStrategy 'RollingUpdate'", extra()),
+  (input) => invalid(input.path, input.node, "must be 'RollingUpdate' or 'OnDelete'", extra()),
+);
 
 // ---------------------------------------------------------------------------
 // core/v1 (pkg/apis/core/validation)
