@@ -12,6 +12,7 @@ import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
 import {
   asError,
+  firstSetObject,
   forbidden,
   invalid,
   invalidEach,
@@ -103,9 +104,9 @@ function validateMetrics(s: JsonObject, at: FieldPath, minReplicas: number | und
 
 /** validateMetricSpec validates the first source set, in its own order. */
 function validateMetricSource(metric: JsonObject, at: FieldPath): Finding[] {
-  const source = ["object", "external", "pods", "resource", "containerResource"].find((k) => isSet(metric, k));
-  const src = source === undefined ? undefined : objectAt(metric, source);
-  if (source === undefined || src === undefined) return [];
+  const first = firstSetObject(metric, ["object", "external", "pods", "resource", "containerResource"]);
+  if (first === undefined) return [];
+  const { field: source, value: src } = first;
   const srcAt = child(at, source);
   const target = objectAt(src, "target");
   const targetAt = child(srcAt, "target");

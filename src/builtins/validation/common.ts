@@ -34,6 +34,20 @@ export const isSet = (o: JsonObject | undefined, key: string): boolean => {
   return v !== undefined && v !== null;
 };
 
+/**
+ * The first of `fields` that is set, in the validator's order, with its
+ * object: the member a validator checks when it checks only one. Undefined
+ * when none is set or the first set one is not an object.
+ */
+export function firstSetObject(
+  o: JsonObject,
+  fields: readonly string[],
+): { field: string; value: JsonObject } | undefined {
+  const field = fields.find((f) => isSet(o, f));
+  const value = field === undefined ? undefined : objectAt(o, field);
+  return field === undefined || value === undefined ? undefined : { field, value };
+}
+
 /** A string field as Go decodes it: "" when absent or null, undefined when not a string. */
 export function stringAt(o: JsonObject | undefined, key: string): string | undefined {
   const v = o === undefined ? undefined : getKey(o, key);

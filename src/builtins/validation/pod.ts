@@ -19,7 +19,8 @@ import { child, type FieldPath, formatPath } from "../../path/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
 import {
   asError,
-  duplicate as dup,
+  duplicate,
+  firstSetObject,
   forbidden,
   inclusiveRangeError,
   intAt,
@@ -68,12 +69,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
   const names = new Set<string>();
   for (const [i, ctr] of containers) {
     const at = child(path, "containers", i);
-    out.push(...validateContainerCommon(ctr, at, volumes));
-    const name = stringAt(ctr, "name");
-    if (name !== undefined) {
-      if (names.has(name)) out.push(dup(child(at, "name"), name));
-      else names.add(name);
-    }
+    out.push(...validateContainerCommon(ctr, at, volumes), ...uniqueName(ctr, at, names, true));
     out.push(...validateProbes(ctr, at));
     if (isSet(ctr, "restartPolicy"))
       out.push(forbidden(child(at, "restartPolicy"), "may not be set for non-init containers", asError));
@@ -83,12 +79,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
   // validateInitContainers: unique among regular and init containers.
   for (const [i, ctr] of initContainers) {
     const at = child(path, "initContainers", i);
-    out.push(...validateContainerCommon(ctr, at, volumes));
-    const name = stringAt(ctr, "name");
-    if (name !== undefined) {
-      if (names.has(name)) out.push(dup(child(at, "name"), name));
-      else if (name !== "") names.add(name);
-    }
+    out.push(...validateContainerCommon(ctr, at, volumes), ...uniqueName(ctr, at, names, false));
     out.push(...hostPortConflicts([[i, ctr]], child(path, "initContainers")));
     // validateInitContainerRestartPolicy: a sidecar's restartPolicy may only be Always.
     out.push(...oneOf(ctr, "restartPolicy", at, ["Always"]));
@@ -146,7 +137,7 @@ function validateVolumes(spec: JsonObject, path: FieldPath, out: Finding[]): Map
       // Absent, it is the schema's required field.
       if (Object.hasOwn(vol, "name")) errs.push(required(namePath, "", asError));
     } else errs.push(...invalidEach(namePath, name, isDNS1123Label(name)));
-    if (volumes.has(name)) errs.push(dup(namePath, name));
+    if (volumes.has(name)) errs.push(duplicate(namePath, name));
     if (errs.length === 0 && name !== "") volumes.set(name, vol);
     out.push(...errs);
   }
@@ -184,7 +175,7 @@ function validateContainerPorts(ctr: JsonObject, path: FieldPath): Finding[] {
     if (name !== undefined && name !== "") {
       const errs = isValidPortName(name);
       if (errs.length > 0) out.push(...invalidEach(child(at, "name"), name, errs));
-      else if (names.has(name)) out.push(dup(child(at, "name"), name));
+      else if (names.has(name)) out.push(duplicate(child(at, "name"), name));
       else names.add(name);
     }
     const containerPort = intAt(port, "containerPort");
@@ -315,15 +306,28 @@ function validateProbes(ctr: JsonObject, path: FieldPath): Finding[] {
 }
 
 /**
+ * A container's name against the names taken so far: Duplicate when taken,
+ * else taken. validateInitContainers takes only a non-empty name (an empty
+ * one is Required elsewhere); validateContainers takes any.
+ */
+function uniqueName(ctr: JsonObject, at: FieldPath, names: Set<string>, takeEmpty: boolean): Finding[] {
+  const name = stringAt(ctr, "name");
+  if (name === undefined) return [];
+  if (names.has(name)) return [duplicate(child(at, "name"), name)];
+  if (takeEmpty || name !== "") names.add(name);
+  return [];
+}
+
+/**
  * validateHandler checks the first handler set, in its order (the others
  * are the union's "may not specify more than 1 handler type").
  */
 function validateHandler(handler: JsonObject, path: FieldPath): Finding[] {
-  const first = ["exec", "httpGet", "tcpSocket", "grpc", "sleep"].find((k) => isSet(handler, k));
-  const action = first === undefined ? undefined : objectAt(handler, first);
-  if (first === undefined || action === undefined) return [];
-  const at = child(path, first);
-  switch (first) {
+  const first = firstSetObject(handler, ["exec", "httpGet", "tcpSocket", "grpc", "sleep"]);
+  if (first === undefined) return [];
+  const action = first.value;
+  const at = child(path, first.field);
+  switch (first.field) {
     case "httpGet":
       // An unset scheme is defaulted to HTTP.
       return [
@@ -350,7 +354,7 @@ function hostPortConflicts(containers: readonly [number, JsonObject][], path: Fi
       const hostPort = intAt(port, "hostPort");
       if (hostPort === undefined || hostPort === 0) continue;
       const key = `${stringAt(port, "protocol") || "TCP"}/${stringAt(port, "hostIP") ?? ""}/${hostPort}`;
-      if (taken.has(key)) out.push(dup(child(path, i, "ports", j, "hostPort"), key));
+      if (taken.has(key)) out.push(duplicate(child(path, i, "ports", j, "hostPort"), key));
       else taken.add(key);
     }
   }
