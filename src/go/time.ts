@@ -98,6 +98,14 @@ function nanoseconds(value: string, n: number): number | "range" | undefined {
   return ns * 10 ** (10 - used);
 }
 
+/** Length of the fraction `value` starts with: a `.` or `,` and one digit or more; 0 when it starts with none. */
+function fractionLength(value: string): number {
+  if ((value[0] !== "." && value[0] !== ",") || !isDigit(value, 1)) return 0;
+  let n = 2;
+  while (isDigit(value, n)) n++;
+  return n;
+}
+
 /** Days from 0000-03-01-based civil arithmetic to 1970-01-01 (proleptic Gregorian). */
 function daysFromCivil(y: number, m: number, d: number): number {
   const yy = m <= 2 ? y - 1 : y;
@@ -124,6 +132,16 @@ function parseLayout(layout: Layout, input: string): Instant | GoError {
   let second = 0;
   let nanos = 0;
   let offset = 0;
+  let ok = true;
+  let range = "";
+  /** Go's parseNanoseconds over the next `n` characters, which it then consumes. */
+  const takeFraction = (n: number): void => {
+    const ns = nanoseconds(value, n);
+    if (ns === undefined) ok = false;
+    else if (ns === "range") range = "fractional second";
+    else nanos = ns;
+    value = value.slice(n);
+  };
   for (let c = 0; c < layout.chunks.length; c++) {
     const chunk = layout.chunks[c] as Chunk;
     const hold = value;
@@ -132,8 +150,8 @@ function parseLayout(layout: Layout, input: string): Instant | GoError {
       value = value.slice(chunk.text.length);
       continue;
     }
-    let ok = true;
-    let range = "";
+    ok = true;
+    range = "";
     switch (chunk.k) {
       case "year": {
         const n = value.length >= 4 && isDigit(value, 0) ? atoi(value.slice(0, 4)) : undefined;
@@ -166,15 +184,8 @@ function parseLayout(layout: Layout, input: string): Instant | GoError {
           // A fraction the layout does not spell out is still read.
           const next = layout.chunks[c + 1];
           const layoutHasFraction = next?.k === "frac0" || next?.k === "frac9";
-          if (!layoutHasFraction && value.length >= 2 && (value[0] === "." || value[0] === ",") && isDigit(value, 1)) {
-            let n2 = 2;
-            while (isDigit(value, n2)) n2++;
-            const ns = nanoseconds(value, n2);
-            if (ns === undefined) ok = false;
-            else if (ns === "range") range = "fractional second";
-            else nanos = ns;
-            value = value.slice(n2);
-          }
+          const fraction = layoutHasFraction ? 0 : fractionLength(value);
+          if (fraction > 0) takeFraction(fraction);
         }
         break;
       }
@@ -184,22 +195,12 @@ function parseLayout(layout: Layout, input: string): Instant | GoError {
           ok = false;
           break;
         }
-        const ns = nanoseconds(value, n);
-        if (ns === undefined) ok = false;
-        else if (ns === "range") range = "fractional second";
-        else nanos = ns;
-        value = value.slice(n);
+        takeFraction(n);
         break;
       }
       case "frac9": {
-        if (value.length < 2 || (value[0] !== "." && value[0] !== ",") || !isDigit(value, 1)) break;
-        let i = 0;
-        while (isDigit(value, i + 1)) i++;
-        const ns = nanoseconds(value, 1 + i);
-        if (ns === undefined) ok = false;
-        else if (ns === "range") range = "fractional second";
-        else nanos = ns;
-        value = value.slice(1 + i);
+        const fraction = fractionLength(value);
+        if (fraction > 0) takeFraction(fraction);
         break;
       }
       case "zone": {
