@@ -1,8 +1,11 @@
 /**
  * apimachinery's name and label syntax (pkg/util/validation and
  * pkg/api/validation/path), each returning the messages Go returns, word for
- * word: object metadata (validate/) and CEL's format library (cel/) both use
- * them. The regexps are ours and fixed (anchored, linear), never user input.
+ * word, the name rules of kinds (NameRule), and apiVersion splitting
+ * (schema.ParseGroupVersion). Object metadata (validate/), the built-in kinds'
+ * validation (builtins/), CEL's format library (cel/) and the CRD checks use
+ * them. Each regexp is written once, as the text Go prints in its messages,
+ * and compiled from it (ours and fixed: anchored, linear, never user input).
  * Imports nothing.
  */
 
@@ -12,9 +15,10 @@ const dns1035LabelFmt = "[a-z]([-a-z0-9]*[a-z0-9])?";
 const qualifiedNameFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 const labelValueFmt = `(${qualifiedNameFmt})?`;
 
-const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const dns1035Label = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const qualifiedName = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const anchored = (fmt: string) => new RegExp(`^${fmt}$`);
+const dns1123Label = anchored(dns1123LabelFmt);
+const dns1035Label = anchored(dns1035LabelFmt);
+const qualifiedName = anchored(qualifiedNameFmt);
 
 /** Byte length as Go's len(string) (UTF-8). */
 export function byteLength(s: string): number {
