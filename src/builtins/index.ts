@@ -1,10 +1,11 @@
 /**
  * Kubernetes' own kinds: schemas reduced to the paths that lead to a union,
- * with the union registry of unions.md §5; each release's schema table of
- * every kind (generated from npm data, `table.ts`) and a cluster's own
- * OpenAPI documents read into the same table; the API versions Kubernetes
- * removed; each kind's name rule.
- * Imports schema, path, findings, names and value.
+ * with the union registry of unions.md §5; the releases kunion knows, each
+ * release's schema table of every kind (generated from npm data, `table.ts`)
+ * and a cluster's own OpenAPI documents read into the same table; how the API
+ * server decodes its kinds' string formats (`decoders.ts`); the API versions
+ * Kubernetes removed; each kind's name rule. Its hand-written validation is
+ * `validation/`. Imports schema, path, findings, names, value and go.
  */
 
 export { builtinDecoders } from "./decoders.js";
