@@ -346,7 +346,7 @@ const ruleMessageOrDefault = (r: CompiledRule) =>
   r.message && r.message.trim() !== "" ? r.message.trim() : `failed rule: ${r.rule.trim()}`;
 
 /** cel-go's wording of runtime errors @bufbuild/cel words differently. */
-function errorText(e: unknown): string {
+export function errorText(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
   const fieldMissing = /^field not found: (.*)$/.exec(msg);
   if (fieldMissing) return `no such key: ${fieldMissing[1]}`;

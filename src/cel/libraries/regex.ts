@@ -20,29 +20,28 @@ interface Prog {
   inst: Inst[];
   start: number;
 }
-const ALT = 1;
-const ALT_MATCH = 2;
-const CAPTURE = 3;
-const EMPTY_WIDTH = 4;
-const MATCH = 6;
-const NOP = 7;
+/** The opcodes of @bufbuild/re2's instructions (its Inst class) the VM below tells apart; rune ops are the rest. */
+export const OP = { ALT: 1, ALT_MATCH: 2, CAPTURE: 3, EMPTY_WIDTH: 4, MATCH: 6, NOP: 7 } as const;
 
-const EMPTY_BEGIN_LINE = 1;
-const EMPTY_END_LINE = 2;
-const EMPTY_BEGIN_TEXT = 4;
-const EMPTY_END_TEXT = 8;
-const EMPTY_WORD_BOUNDARY = 16;
-const EMPTY_NO_WORD_BOUNDARY = 32;
+/** The flags of an EMPTY_WIDTH instruction's `arg` (@bufbuild/re2's EMPTY_* flags, as Go's syntax.EmptyOp). */
+export const EMPTY = {
+  BEGIN_LINE: 1,
+  END_LINE: 2,
+  BEGIN_TEXT: 4,
+  END_TEXT: 8,
+  WORD_BOUNDARY: 16,
+  NO_WORD_BOUNDARY: 32,
+} as const;
 
 const isWord = (r: number) => (r >= 48 && r <= 57) || (r >= 65 && r <= 90) || (r >= 97 && r <= 122) || r === 95;
 
 function emptyContext(r1: number, r2: number): number {
   let op = 0;
-  if (r1 < 0) op |= EMPTY_BEGIN_TEXT | EMPTY_BEGIN_LINE;
-  if (r1 === 10) op |= EMPTY_BEGIN_LINE;
-  if (r2 < 0) op |= EMPTY_END_TEXT | EMPTY_END_LINE;
-  if (r2 === 10) op |= EMPTY_END_LINE;
-  op |= isWord(r1) !== isWord(r2) ? EMPTY_WORD_BOUNDARY : EMPTY_NO_WORD_BOUNDARY;
+  if (r1 < 0) op |= EMPTY.BEGIN_TEXT | EMPTY.BEGIN_LINE;
+  if (r1 === 10) op |= EMPTY.BEGIN_LINE;
+  if (r2 < 0) op |= EMPTY.END_TEXT | EMPTY.END_LINE;
+  if (r2 === 10) op |= EMPTY.END_LINE;
+  op |= isWord(r1) !== isWord(r2) ? EMPTY.WORD_BOUNDARY : EMPTY.NO_WORD_BOUNDARY;
   return op;
 }
 
@@ -98,15 +97,15 @@ function search(regex: Regex, s: string, from: number): { matched: [number, numb
       seen[pc] = 1;
       const inst = prog.inst[pc] as Inst;
       switch (inst.op) {
-        case ALT:
-        case ALT_MATCH:
+        case OP.ALT:
+        case OP.ALT_MATCH:
           stack.push(inst.arg, inst.out);
           break;
-        case NOP:
-        case CAPTURE:
+        case OP.NOP:
+        case OP.CAPTURE:
           stack.push(inst.out);
           break;
-        case EMPTY_WIDTH:
+        case OP.EMPTY_WIDTH:
           if ((inst.arg & ~ctx) === 0) stack.push(inst.out);
           break;
         default:
@@ -135,7 +134,7 @@ function search(regex: Regex, s: string, from: number): { matched: [number, numb
     const nctx = r < 0 ? 0 : emptyContext(r, i + width < s.length ? (s.codePointAt(i + width) as number) : -1);
     for (const [pc, start] of clist) {
       const inst = prog.inst[pc] as Inst;
-      if (inst.op === MATCH) {
+      if (inst.op === OP.MATCH) {
         matched = [start, i];
         break; // lower-priority threads are cut
       }
