@@ -1,10 +1,10 @@
 /**
  * Reading a request: the body (JSON or YAML, size and depth limits), its shape checked by
- * the validators Ajv compiled ahead of time from src/config/requests.ts, and the errors
- * that become `{error, field}` answers. Nothing here echoes an internal message.
+ * the validators Ajv compiled ahead of time from requests.ts, and the errors that become
+ * `{error, field}` answers. Nothing here echoes an internal message.
  */
+import type { ErrorObject } from "ajv";
 import {
-  type AjvError,
   depthOf,
   type FieldPath,
   formatPath,
@@ -14,8 +14,8 @@ import {
   type JsonValue,
   type Position,
   parseSource,
-  type RequestValidator,
 } from "../src/index.js";
+import type { RequestValidator } from "./requests.js";
 
 export const maxBodyBytes = 3 * 1024 * 1024; // the API server's request limit
 export const maxDepth = 512;
@@ -140,9 +140,9 @@ export function wrapManifest(read: ReadBody): ReadBody {
   return wrapped;
 }
 
-/** Checks a body against its route's schema: the first error is a 400 naming the field. */
-export function checkShape(validate: RequestValidator, body: JsonObject): void {
-  if (validate(body)) return;
+/** The body as its route's schema describes it; else the first error is a 400 naming the field. */
+export function checkShape<Body>(validate: RequestValidator<Body>, body: JsonObject): Body {
+  if (validate(body)) return body;
   const e = validate.errors?.[0];
   if (!e) throw new RequestError(400, "body", "the body does not have the expected shape");
   const [field, message] = describe(e);
@@ -155,7 +155,7 @@ function fieldOf(instancePath: string, last?: string): string {
   return out === "" ? "body" : out;
 }
 
-function describe(e: AjvError): [string, string] {
+function describe(e: ErrorObject): [string, string] {
   const p = e.params;
   switch (e.keyword) {
     case "required":

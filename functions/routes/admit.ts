@@ -3,14 +3,10 @@
  * handleAdmissionReview; this route gives it the deployed catalog as its lookup.
  */
 import type { Hono } from "hono";
-import {
-  type AdmissionLookup,
-  handleAdmissionReview,
-  validateAdmissionReview,
-  validateObject,
-} from "../../src/index.js";
+import { type AdmissionLookup, handleAdmissionReview, validateObject } from "../../src/index.js";
 import type { RouteContext } from "../app.js";
 import { checkShape, readBody } from "../request.js";
+import { validateAdmissionReview } from "../validate-requests.generated.js";
 
 export function admitRoute(app: Hono, ctx: RouteContext): void {
   const lookup: AdmissionLookup = (apiVersion, kind) => ({
@@ -18,9 +14,8 @@ export function admitRoute(app: Hono, ctx: RouteContext): void {
     validate: (object, oldObject) => validateObject(ctx.catalog, apiVersion, kind, object, { oldObject }),
   });
   app.post("/v1/admit", async (c) => {
-    const body = await readBody(c.req.raw);
-    checkShape(validateAdmissionReview, body);
-    const answer = handleAdmissionReview(body, lookup);
+    const review = checkShape(validateAdmissionReview, await readBody(c.req.raw));
+    const answer = handleAdmissionReview(review, lookup);
     return c.json(answer.body, answer.status);
   });
 }

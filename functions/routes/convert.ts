@@ -13,24 +13,23 @@ import {
   handleConversionReview,
   type JsonObject,
   loadConversions,
-  validateConversionReview,
-  validateConvertRequest,
 } from "../../src/index.js";
 import type { RouteContext } from "../app.js";
 import { Budget, checkShape, RequestError, readBody } from "../request.js";
+import type { ConvertRequest } from "../requests.js";
+import { validateConversionReview, validateConvertRequest } from "../validate-requests.generated.js";
 
 export function convertRoute(app: Hono, ctx: RouteContext): void {
   app.post("/v1/convert", async (c) => {
     const body = await readBody(c.req.raw);
     const budget = new Budget(ctx.budgetMs);
     if (body.kind === "ConversionReview" || body.request !== undefined) {
-      checkShape(validateConversionReview, body);
-      const answer = handleConversionReview(body, budgeted(ctx.converters, budget));
+      const review = checkShape(validateConversionReview, body);
+      const answer = handleConversionReview(review, budgeted(ctx.converters, budget));
       if (budget.exceeded) budget.check("request.objects");
       return c.json(answer.body, answer.status);
     }
-    checkShape(validateConvertRequest, body);
-    return c.json({ objects: convertAdHoc(body, budget) });
+    return c.json({ objects: convertAdHoc(checkShape(validateConvertRequest, body), budget) });
   });
 }
 
@@ -51,10 +50,10 @@ function budgeted(converters: Converters, budget: Budget): Converters {
   };
 }
 
-function convertAdHoc(body: JsonObject, budget: Budget): JsonObject[] {
+function convertAdHoc(body: ConvertRequest, budget: Budget): JsonObject[] {
   let crds: ReturnType<typeof buildCatalog>["catalog"]["crds"] = [];
   if (body.crd !== undefined) {
-    const built = buildCatalog([documentOf(body.crd as JsonObject, "crd")]);
+    const built = buildCatalog([documentOf(body.crd, "crd")]);
     const [bad] = built.findings.filter((f) => f.severity === "error");
     if (bad) throw new RequestError(422, "crd", bad.message);
     crds = built.catalog.crds;
@@ -63,10 +62,10 @@ function convertAdHoc(body: JsonObject, budget: Budget): JsonObject[] {
   const [bad] = loaded.findings.filter((f) => f.severity === "error");
   const [conversion] = loaded.conversions;
   if (bad || !conversion) throw new RequestError(422, "conversion", bad?.message ?? "not a Conversion declaration");
-  const desired = String(body.desiredAPIVersion);
+  const desired = body.desiredAPIVersion;
   // A bare version ("v2") is in the conversion's group.
   const to = desired.includes("/") ? desired : `${conversion.group}/${desired}`;
-  return (body.objects as JsonObject[]).map((object, i) => {
+  return body.objects.map((object, i) => {
     budget.check(`objects[${i}]`);
     const out = convert(object, to, conversion);
     if (!out.object) throw new RequestError(422, `objects[${i}]`, out.error ?? "the object could not be converted");

@@ -1,7 +1,8 @@
 /** `POST /v1/crd-diff`: `{old, new}`, each a CRD object or YAML text → `{findings}`. */
 import type { Hono } from "hono";
-import { diffCrdFiles, findingToJson, type JsonObject, validateCrdDiffRequest } from "../../src/index.js";
+import { diffCrdFiles, findingToJson, type JsonObject } from "../../src/index.js";
 import { checkShape, RequestError, readBody } from "../request.js";
+import { validateCrdDiffRequest } from "../validate-requests.generated.js";
 
 export function crdDiffRoute(app: Hono): void {
   app.post("/v1/crd-diff", async (c) => {

@@ -10,22 +10,22 @@ import {
   type JsonObject,
   normalize,
   releaseOf,
-  validateNormalizeRequest,
   validateObject,
-  validateValidateRequest,
 } from "../../src/index.js";
 import type { RouteContext } from "../app.js";
 import { Budget, checkShape, type ReadBody, RequestError, readLocated, wrapManifest } from "../request.js";
+import { validateNormalizeRequest, validateValidateRequest } from "../validate-requests.generated.js";
 
 export function validateRoute(app: Hono, ctx: RouteContext): void {
   app.post("/v1/validate", async (c) => {
-    const { body, locate } = wrapManifest(await readLocated(c.req.raw, { manyDocuments: true }));
-    checkShape(validateValidateRequest, body);
+    const { body: sent, locate } = wrapManifest(await readLocated(c.req.raw, { manyDocuments: true }));
+    const body = checkShape(validateValidateRequest, sent);
     const catalog = catalogFor(body, ctx.catalog);
-    const many = Array.isArray(body.objects);
-    const objects = (many ? body.objects : [body.object]) as JsonObject[];
-    const oldObject = (body.oldObject ?? undefined) as JsonObject | undefined;
-    const options = (body.options ?? {}) as { ratcheting?: boolean; strict?: boolean; kubernetesVersion?: unknown };
+    // The schema asks for one of them: `objects` when given, else `object`.
+    const many = body.objects !== undefined;
+    const objects = body.objects ?? (body.object ? [body.object] : []);
+    const oldObject = body.oldObject ?? undefined;
+    const options = body.options ?? {};
     const unknownFields = options.strict === false ? "warning" : "error";
     const release = options.kubernetesVersion === undefined ? undefined : releaseOf(options.kubernetesVersion);
     if (release && "error" in release) {
@@ -53,15 +53,13 @@ export function validateRoute(app: Hono, ctx: RouteContext): void {
 
 export function normalizeRoute(app: Hono, ctx: RouteContext): void {
   app.post("/v1/normalize", async (c) => {
-    const { body, locate } = wrapManifest(await readLocated(c.req.raw));
-    checkShape(validateNormalizeRequest, body);
-    const object = body.object as JsonObject;
+    const { body: sent, locate } = wrapManifest(await readLocated(c.req.raw));
+    const body = checkShape(validateNormalizeRequest, sent);
+    const { object } = body;
     const { apiVersion, kind } = typeMeta(object, "object");
     const schema = catalogFor(body, ctx.catalog).schemaFor(apiVersion, kind);
-    const mode = (body.mode ?? "update") as "update" | "apply";
-    const policy = (body.policy ?? "kep") as "kep" | "smd";
-    const oldObject = (body.oldObject ?? undefined) as JsonObject | undefined;
-    const result = normalize({ object, oldObject, schema }, { mode, policy });
+    const oldObject = body.oldObject ?? undefined;
+    const result = normalize({ object, oldObject, schema }, { mode: body.mode, policy: body.policy });
     return c.json({
       object: result.object,
       changes: result.changes,
@@ -77,10 +75,13 @@ function located(f: Finding, prefix: FieldPath, locate: ReadBody["locate"]): Fin
 }
 
 /** The deployed catalog, or one built from the request's `crd` and `schema` (422 naming the field when invalid). */
-export function catalogFor(body: JsonObject, deployed: Catalog): Catalog {
-  const inline = (["crd", "schema"] as const).filter((f) => body[f] !== undefined);
+export function catalogFor(body: { crd?: JsonObject; schema?: JsonObject }, deployed: Catalog): Catalog {
+  const inline = (["crd", "schema"] as const).flatMap((f) => {
+    const value = body[f];
+    return value === undefined ? [] : [documentOf(value, f)];
+  });
   if (inline.length === 0) return deployed;
-  const { catalog, findings } = buildCatalog(inline.map((f) => documentOf(body[f] as JsonObject, f)));
+  const { catalog, findings } = buildCatalog(inline);
   const [bad] = findings.filter((f) => f.severity === "error");
   if (bad) throw new RequestError(422, bad.file === "schema" ? "schema" : "crd", bad.message);
   return catalog;

@@ -138,15 +138,3 @@ export function applySeverities(findings: readonly Finding[], rules: KunionConfi
   }
   return out;
 }
-
-/** The HTTP request bodies' validators, compiled ahead of time from requests.ts. */
-export type { AjvError } from "./validate-config.generated.js";
-export {
-  type RequestValidator,
-  validateAdmissionReview,
-  validateConversionReview,
-  validateConvertRequest,
-  validateCrdDiffRequest,
-  validateNormalizeRequest,
-  validateValidateRequest,
-} from "./validate-requests.generated.js";

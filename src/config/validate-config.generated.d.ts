@@ -1,8 +1,6 @@
 // Types for the Ajv standalone validator generated from schema.ts.
-export interface AjvError {
-  instancePath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-}
+import type { ErrorObject } from "ajv";
+
+export type AjvError = ErrorObject;
 export declare const validate: ((data: unknown) => boolean) & { errors?: AjvError[] | null };
 export default validate;
