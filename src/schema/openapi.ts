@@ -16,6 +16,7 @@ import {
   type Union,
   type UnionMember,
 } from "./model.js";
+import { linkPath, type NameLink, NodeQueue } from "./walk.js";
 
 export interface FromOpenAPIOptions {
   /** Data path of the schema's root, prefixed to every finding. */
@@ -37,24 +38,13 @@ interface Visited {
 
 export function fromOpenAPI(schema: unknown, opts: FromOpenAPIOptions = {}): FromOpenAPIResult {
   const findings: Finding[] = [];
-  // Breadth-first over an array used as a queue: deterministic order, no recursion. A schema object
-  // reached twice (YAML aliases, even cyclic ones) maps to one node, so the walk always ends.
-  const queue: Array<[JsonObject, SchemaNode, PathLink | undefined]> = [];
-  const seen = new Map<JsonObject, SchemaNode>();
-  const nodeFor = (json: JsonValue | undefined, path: PathLink | undefined): SchemaNode => {
-    if (!isObject(json)) return {};
-    let node = seen.get(json);
-    if (!node) {
-      node = {};
-      seen.set(json, node);
-      queue.push([json, node, path]);
-    }
-    return node;
-  };
+  // Breadth-first, in a deterministic order; aliased and cyclic objects get one node.
+  const queue = new NodeQueue<NameLink | undefined>();
+  const nodeFor = (json: JsonValue | undefined, path: NameLink | undefined): SchemaNode =>
+    isObject(json) ? queue.nodeOf(json, path) : {};
   const root = nodeFor(isObject(schema) ? schema : undefined, undefined);
-  const objects: Array<[JsonObject, SchemaNode, PathLink | undefined]> = [];
-  for (let i = 0; i < queue.length; i++) {
-    const [json, node, path] = queue[i]!;
+  for (let i = 0; i < queue.entries.length; i++) {
+    const { json, node, at: path } = queue.entries[i]!;
     fillScalars(json, node);
     const props = getKey(json, "properties");
     if (isObject(props)) {
@@ -67,30 +57,18 @@ export function fromOpenAPI(schema: unknown, opts: FromOpenAPIOptions = {}): Fro
     if (isObject(items)) node.items = nodeFor(items, path);
     const extra = getKey(json, "additionalProperties");
     if (isObject(extra)) node.additionalProperties = nodeFor(extra, path);
-    objects.push([json, node, path]);
   }
-  for (const [json, node, link] of objects) {
+  // Unions once every node is filled (member kinds depend on it).
+  for (const { json, node, at: link } of queue.entries) {
     let path: FieldPath | undefined;
     // The path is built only when something is reported or checked.
-    const v: Visited = { json, node, at: () => (path ??= toPath(opts.path ?? [], link)) };
+    const v: Visited = { json, node, at: () => (path ??= linkPath(link, opts.path)) };
     const unions = unionsOf(v, findings);
     if (unions.length === 0) continue;
     v.node.unions = unions;
     findings.push(...checkUnions(v.node, v.at()));
   }
   return { root, findings };
-}
-
-/** A data path as parent links: sharing prefixes keeps deep schemas linear. */
-interface PathLink {
-  up: PathLink | undefined;
-  name: string;
-}
-
-function toPath(prefix: FieldPath, link: PathLink | undefined): FieldPath {
-  const names: string[] = [];
-  for (let l = link; l; l = l.up) names.push(l.name);
-  return [...prefix, ...names.reverse()];
 }
 
 function fillScalars(json: JsonObject, node: SchemaNode): void {

@@ -17,6 +17,7 @@ import {
   type Union,
   type UnionMember,
 } from "./model.js";
+import { linkPath, type NameLink, NodeQueue } from "./walk.js";
 
 export interface FromSMDSchemaResult {
   /** Every named type, by name (a record without prototype). */
@@ -32,19 +33,8 @@ const untypedNames = new Set(["__untyped_atomic_", "__untyped_deduced_"]);
 interface PendingUnions {
   node: SchemaNode;
   unions: JsonValue[];
-  at: Link;
-}
-
-/** Where a node is: the type name, then field names, as parent links (deep inline atoms stay linear). */
-interface Link {
-  up: Link | undefined;
-  name: string;
-}
-
-function toPath(link: Link): FieldPath {
-  const names: string[] = [];
-  for (let l: Link | undefined = link; l; l = l.up) names.push(l.name);
-  return names.reverse();
+  /** The type name, then field names. */
+  at: NameLink;
 }
 
 export function fromSMDSchema(doc: unknown): FromSMDSchemaResult {
@@ -69,37 +59,27 @@ export function fromSMDSchema(doc: unknown): FromSMDSchemaResult {
     }
   });
   // Pass 2: fill every node from its atom (`map`, `list`, `scalar`); inline atoms join the queue.
-  const queue: Array<[SchemaNode, JsonObject, Link]> = defs.map(([name, entry]) => [
-    types[name]!,
-    entry,
-    { up: undefined, name },
-  ]);
+  const queue = new NodeQueue<NameLink>();
+  for (const [name, entry] of defs) queue.add(entry, types[name]!, { up: undefined, name });
   const pending: PendingUnions[] = [];
-  const inline = new Map<JsonObject, SchemaNode>();
-  const resolve = (ref: JsonValue | undefined, at: Link): SchemaNode | undefined => {
+  const resolve = (ref: JsonValue | undefined, at: NameLink): SchemaNode | undefined => {
     if (!isObject(ref)) return undefined;
     const named = getKey(ref, "namedType");
     if (typeof named === "string") {
       if (Object.hasOwn(types, named)) return types[named];
-      if (!untypedNames.has(named)) findings.push(schemaError(toPath(at), `unknown named type \`${named}\``));
+      if (!untypedNames.has(named)) findings.push(schemaError(linkPath(at), `unknown named type \`${named}\``));
       return {};
     }
     // One node per inline atom object, so that aliased (even cyclic) YAML cannot loop forever.
-    let node = inline.get(ref);
-    if (!node) {
-      node = {};
-      inline.set(ref, node);
-      queue.push([node, ref, at]);
-    }
-    return node;
+    return queue.nodeOf(ref, at);
   };
-  for (let i = 0; i < queue.length; i++) {
-    const [node, atom, at] = queue[i]!;
+  for (let i = 0; i < queue.entries.length; i++) {
+    const { json: atom, node, at } = queue.entries[i]!;
     fillAtom(node, atom, at, resolve, pending);
   }
   // Pass 3: unions, once every member's node is filled (member kinds depend on it).
   for (const p of pending) {
-    const path = toPath(p.at);
+    const path = linkPath(p.at);
     const unions = p.unions.flatMap((u, i) =>
       unionOf(p.node, u, `SMD ${formatPath(path)} unions[${i}]`, path, findings),
     );
@@ -110,9 +90,9 @@ export function fromSMDSchema(doc: unknown): FromSMDSchemaResult {
   return { types, findings };
 }
 
-type Resolve = (ref: JsonValue | undefined, at: Link) => SchemaNode | undefined;
+type Resolve = (ref: JsonValue | undefined, at: NameLink) => SchemaNode | undefined;
 
-function fillAtom(node: SchemaNode, atom: JsonObject, at: Link, resolve: Resolve, pending: PendingUnions[]): void {
+function fillAtom(node: SchemaNode, atom: JsonObject, at: NameLink, resolve: Resolve, pending: PendingUnions[]): void {
   const kinds: Array<SchemaNode["type"]> = [];
   const scalar = getKey(atom, "scalar");
   if (typeof scalar === "string") kinds.push(scalarTypes[scalar]);
