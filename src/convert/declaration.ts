@@ -12,9 +12,13 @@ import type { Conversion, SpokeConversion } from "./types.js";
 export const CONVERSION_API_VERSION = "kunion.dev/v1alpha1";
 const rule = { rule: "conversion" } as const;
 
+/** Spokes that copy their input before their rules edit the copy: the engine need not copy it for them. */
+const copying = new WeakSet<SpokeConversion>();
+export const copiesItsInput = (spoke: SpokeConversion): boolean => copying.has(spoke);
+
 /** Rules applied in order toward the hub, in reverse order away from it; `self` in CEL is the step's input. */
 export function declaredSpoke(rules: readonly CompiledRule[]): SpokeConversion {
-  return {
+  const spoke: SpokeConversion = {
     toHub(obj) {
       const w = clone(obj);
       for (const r of rules) r.toHub(w, obj);
@@ -26,6 +30,8 @@ export function declaredSpoke(rules: readonly CompiledRule[]): SpokeConversion {
       return w;
     },
   };
+  copying.add(spoke);
+  return spoke;
 }
 
 export function readConversion(doc: SourceDocument, crd?: Crd): { conversion?: Conversion; findings: Finding[] } {

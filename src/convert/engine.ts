@@ -11,7 +11,17 @@
  */
 import { formatValue } from "../findings/index.js";
 import { splitApiVersion } from "../names/index.js";
-import { clone, deepEqual, getKey, isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
+import {
+  clone,
+  deepEqual,
+  getKey,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  setKey,
+  shallowCopy,
+} from "../value/index.js";
+import { copiesItsInput } from "./declaration.js";
 import {
   ANNOTATION,
   ANNOTATIONS_LIMIT,
@@ -57,19 +67,20 @@ export function convert(
 function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion): JsonObject {
   if (!isObject(object)) throw new Failure("object is not a JSON object");
   const kind = getKey(object, "kind");
-  const who = describe(object, typeof kind === "string" ? kind : c.kind);
+  // Messages are built only when a conversion fails: most objects never need them.
+  const who = () => describe(object, typeof kind === "string" ? kind : c.kind);
   const known = versionsOf(c);
-  const list = known.map((v) => `${c.group}/${v}`).join(", ");
-  if (kind !== c.kind) throw new Failure(`${who}: kind ${formatValue(kind ?? null)} is not ${c.kind}`);
+  const list = () => known.map((v) => `${c.group}/${v}`).join(", ");
+  if (kind !== c.kind) throw new Failure(`${who()}: kind ${formatValue(kind ?? null)} is not ${c.kind}`);
   const av = getKey(object, "apiVersion");
-  if (typeof av !== "string") throw new Failure(`${who}: apiVersion: Required value`);
+  if (typeof av !== "string") throw new Failure(`${who()}: apiVersion: Required value`);
   const from = splitApiVersion(av);
   const to = splitApiVersion(toApiVersion);
   if (from.group !== c.group || !known.includes(from.version))
-    throw new Failure(`${who}: unknown apiVersion ${JSON.stringify(av)}: known versions are ${list}`);
+    throw new Failure(`${who()}: unknown apiVersion ${JSON.stringify(av)}: known versions are ${list()}`);
   if (to.group !== c.group || !known.includes(to.version))
     throw new Failure(
-      `${who}: cannot convert to unknown apiVersion ${JSON.stringify(toApiVersion)}: known versions are ${list}`,
+      `${who()}: cannot convert to unknown apiVersion ${JSON.stringify(toApiVersion)}: known versions are ${list()}`,
     );
   if (av === toApiVersion) return object;
   let cur = object;
@@ -80,14 +91,21 @@ function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion)
 
 const schemaOf = (c: Conversion, version: string) => c.crd?.versions.find((v) => v.name === version)?.openAPIV3Schema;
 
+/**
+ * One direction of a spoke over `input`, which it must not change: a declared spoke works on a copy of its own;
+ * any other (defineConversion's functions) is given a copy, so a function that edits its argument in place
+ * cannot touch the input.
+ */
 function run(
-  fn: SpokeConversion["toHub"],
+  spoke: SpokeConversion,
+  toHub: boolean,
   input: JsonObject,
   apiVersion: string,
   c: Conversion,
   version: string,
 ): JsonObject {
-  const out = fn(clone(input));
+  const arg = copiesItsInput(spoke) ? input : clone(input);
+  const out = toHub ? spoke.toHub(arg) : spoke.fromHub(arg);
   if (!isObject(out)) throw new ConvertError([], "the conversion did not return an object");
   setKey(out, "apiVersion", apiVersion);
   const schema = schemaOf(c, version);
@@ -101,6 +119,28 @@ function annotationsOf(obj: JsonObject): JsonObject | undefined {
   return isObject(ann) ? ann : undefined;
 }
 
+/**
+ * `input` without this step's annotation (the previous one put back), for the conversion back to the version
+ * that wrote it: a new top level, metadata and annotations; everything else is shared with `input`, which is
+ * left as it is.
+ */
+function withoutAnnotation(
+  input: JsonObject,
+  annotations: JsonObject,
+  previous: string | undefined,
+  keepEmpty: boolean,
+) {
+  const meta = shallowCopy(getKey(input, "metadata") as JsonObject);
+  const ann = shallowCopy(annotations);
+  if (previous !== undefined) setKey(ann, ANNOTATION, previous);
+  else delete ann[ANNOTATION];
+  if (Object.keys(ann).length > 0 || keepEmpty) setKey(meta, "annotations", ann);
+  else delete meta.annotations;
+  const out = shallowCopy(input);
+  setKey(out, "metadata", meta);
+  return out;
+}
+
 function withoutLabelsAndAnnotations(meta: JsonValue | undefined): JsonValue | undefined {
   if (!isObject(meta)) return meta;
   const out: JsonObject = {};
@@ -108,43 +148,41 @@ function withoutLabelsAndAnnotations(meta: JsonValue | undefined): JsonValue | u
   return out;
 }
 
-function step(input: JsonObject, fromV: string, toV: string, c: Conversion, who: string): JsonObject {
-  const spoke = c.spokes.get(toV === c.hub ? fromV : toV) as SpokeConversion;
-  const fwd = toV === c.hub ? spoke.toHub : spoke.fromHub;
-  const back = toV === c.hub ? spoke.fromHub : spoke.toHub;
+/** One step toward or away from the hub; `input` is not changed (it may be the caller's object). */
+function step(input: JsonObject, fromV: string, toV: string, c: Conversion, who: () => string): JsonObject {
+  const toHub = toV === c.hub;
+  const spoke = c.spokes.get(toHub ? fromV : toV) as SpokeConversion;
   const source = `${c.group}/${fromV}`;
   const target = `${c.group}/${toV}`;
-  const what = `${who}: converting ${source} to ${target}`;
-  const clean = clone(input);
+  const what = () => `${who()}: converting ${source} to ${target}`;
+  let clean = input;
   let restoring: LostField[] | undefined;
-  const ann = annotationsOf(clean);
+  const ann = annotationsOf(input);
   const raw = ann === undefined ? undefined : getKey(ann, ANNOTATION);
   if (ann !== undefined && raw !== undefined) {
     const d = typeof raw === "string" ? decode(raw) : `annotation ${ANNOTATION} is not a string`;
-    if (typeof d === "string") throw new Failure(`${what}: metadata.annotations[${ANNOTATION}]: ${d}`);
+    if (typeof d === "string") throw new Failure(`${what()}: metadata.annotations[${ANNOTATION}]: ${d}`);
     if (d.apiVersion === target) {
       restoring = d.lost;
-      if (d.previous !== undefined) setKey(ann, ANNOTATION, d.previous);
-      else delete ann[ANNOTATION];
-      if (Object.keys(ann).length === 0 && !d.keepEmpty) delete (getKey(clean, "metadata") as JsonObject).annotations;
+      clean = withoutAnnotation(input, ann, d.previous, d.keepEmpty);
     }
   }
-  const guard = <T>(f: () => T, prefix: string): T => {
+  const guard = <T>(f: () => T, prefix: () => string): T => {
     try {
       return f();
     } catch (e) {
       if (e instanceof ConvertError) {
         const at = e.path.length > 0 ? `${showPath(e.path)}: ` : "";
-        throw new Failure(`${prefix}: ${at}${e.message}`);
+        throw new Failure(`${prefix()}: ${at}${e.message}`);
       }
       if (e instanceof Failure) throw e;
-      throw new Failure(`${prefix}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new Failure(`${prefix()}: ${e instanceof Error ? e.message : String(e)}`);
     }
   };
-  const out = guard(() => run(fwd, clean, target, c, toV), what);
+  const out = guard(() => run(spoke, toHub, clean, target, c, toV), what);
   if (restoring !== undefined) restore(out, restoring);
   if (getKey(out, "kind") !== getKey(clean, "kind"))
-    throw new Failure(`${what}: kind: Forbidden: a conversion may not change the kind`);
+    throw new Failure(`${what()}: kind: Forbidden: a conversion may not change the kind`);
   const before = withoutLabelsAndAnnotations(getKey(clean, "metadata"));
   const after = withoutLabelsAndAnnotations(getKey(out, "metadata"));
   if (!deepEqual(before, after)) {
@@ -157,26 +195,27 @@ function step(input: JsonObject, fromV: string, toV: string, c: Conversion, who:
         !deepEqual(isObject(before) ? getKey(before, k) : undefined, isObject(after) ? getKey(after, k) : undefined),
     );
     throw new Failure(
-      `${what}: metadata${changed === undefined ? "" : `.${changed}`}: Forbidden: a conversion may only change labels and annotations`,
+      `${what()}: metadata${changed === undefined ? "" : `.${changed}`}: Forbidden: a conversion may only change labels and annotations`,
     );
   }
   // Losslessness: convert the output back and keep in the annotation whatever does not come back.
   const backObj = guard(
-    () => run(back, out, source, c, fromV),
-    `${what}: the result cannot be converted back to ${source}, refusing a lossy conversion`,
+    () => run(spoke, !toHub, out, source, c, fromV),
+    () => `${what()}: the result cannot be converted back to ${source}, refusing a lossy conversion`,
   );
   const lost = lostFields(clean, backObj);
   if (lost.length > 0) {
     const meta = getKey(out, "metadata");
-    const keeping = `the fields ${target} cannot hold (${lost.map((f) => f.path.join(".")).join(", ")}) are kept in its annotation ${ANNOTATION}`;
+    const keeping = () =>
+      `the fields ${target} cannot hold (${lost.map((f) => f.path.join(".")).join(", ")}) are kept in its annotation ${ANNOTATION}`;
     // Making one would change metadata, which the way back could not undo.
-    if (meta === undefined) throw new Failure(`${what}: metadata: Required value: ${keeping}`);
+    if (meta === undefined) throw new Failure(`${what()}: metadata: Required value: ${keeping()}`);
     if (!isObject(meta))
-      throw new Failure(`${what}: metadata: Invalid value: ${formatValue(meta)}: must be an object: ${keeping}`);
+      throw new Failure(`${what()}: metadata: Invalid value: ${formatValue(meta)}: must be an object: ${keeping()}`);
     let outAnn = getKey(meta, "annotations");
     if (outAnn !== undefined && !isObject(outAnn))
       throw new Failure(
-        `${what}: metadata.annotations: Invalid value: ${formatValue(outAnn)}: must be an object: ${keeping}`,
+        `${what()}: metadata.annotations: Invalid value: ${formatValue(outAnn)}: must be an object: ${keeping()}`,
       );
     const keepEmpty = outAnn !== undefined && Object.keys(outAnn).length === 0;
     if (outAnn === undefined) {
@@ -189,7 +228,7 @@ function step(input: JsonObject, fromV: string, toV: string, c: Conversion, who:
     const bytes = annotationBytes(outAnn);
     if (bytes > ANNOTATIONS_LIMIT)
       throw new Failure(
-        `${what}: metadata.annotations: Too long: must have at most ${ANNOTATIONS_LIMIT} bytes: keeping the fields ${target} cannot hold (${lost.map((f) => f.path.join(".")).join(", ")}) in ${ANNOTATION} would make the annotations ${bytes} bytes`,
+        `${what()}: metadata.annotations: Too long: must have at most ${ANNOTATIONS_LIMIT} bytes: keeping the fields ${target} cannot hold (${lost.map((f) => f.path.join(".")).join(", ")}) in ${ANNOTATION} would make the annotations ${bytes} bytes`,
       );
   }
   return out;

@@ -30,24 +30,30 @@ export interface LostField {
 /** What `original` has that `back` (the round trip of the step) does not give again, field by field. */
 export function lostFields(original: JsonObject, back: JsonObject): LostField[] {
   const out: LostField[] = [];
-  const entry = (path: string[], value: JsonValue | undefined, converted: JsonValue | undefined) => {
-    const e: LostField = { path };
+  // The path of the objects being compared; copied only into the entries that need it.
+  const at: string[] = [];
+  const entry = (k: string, value: JsonValue | undefined, converted: JsonValue | undefined) => {
+    const e: LostField = { path: [...at, k] };
     if (value !== undefined) e.value = value;
     if (converted !== undefined) e.converted = converted;
     out.push(e);
   };
-  const walk = (a: JsonObject, b: JsonObject, at: string[], top: boolean): void => {
+  const walk = (a: JsonObject, b: JsonObject, top: boolean): void => {
     for (const k of Object.keys(a)) {
       if (top && TOP_IGNORED.has(k)) continue;
       const x = a[k] as JsonValue;
       const y = getKey(b, k);
-      if (isObject(x) && isObject(y)) walk(x, y, [...at, k], false);
-      else if (y === undefined || !deepEqual(x, y)) entry([...at, k], x, y);
+      if (x === y && x !== undefined) continue;
+      if (isObject(x) && isObject(y)) {
+        at.push(k);
+        walk(x, y, false);
+        at.pop();
+      } else if (y === undefined || !deepEqual(x, y)) entry(k, x, y);
     }
     for (const k of Object.keys(b))
-      if (!(top && TOP_IGNORED.has(k)) && !Object.hasOwn(a, k)) entry([...at, k], undefined, b[k] as JsonValue);
+      if (!(top && TOP_IGNORED.has(k)) && !Object.hasOwn(a, k)) entry(k, undefined, b[k] as JsonValue);
   };
-  walk(original, back, [], true);
+  walk(original, back, true);
   return out;
 }
 
@@ -63,19 +69,31 @@ export function restore(obj: JsonObject, lost: readonly LostField[]): void {
 /**
  * The annotation's text. `keepEmpty`: the object had an empty annotations map
  * before this one was added, so the way back keeps it rather than removing it.
+ * Keys are written in sorted order, so equal contents give equal annotations
+ * whatever the order fields were written in.
  */
 export function encode(apiVersion: string, lost: readonly LostField[], previous?: string, keepEmpty = false): string {
-  const byPath = [...lost].sort((a, b) => (JSON.stringify(a.path) < JSON.stringify(b.path) ? -1 : 1));
-  const out: JsonObject = { apiVersion, lost: byPath as unknown as JsonValue[] };
-  if (previous !== undefined) setKey(out, "previous", previous);
-  if (keepEmpty) setKey(out, "keepEmpty", true);
-  return JSON.stringify(sorted(out));
+  const byPath = lost
+    .map((f) => ({ key: JSON.stringify(f.path), f }))
+    .sort((a, b) => (a.key < b.key ? -1 : 1))
+    .map(({ f }) => {
+      const e: JsonObject = {};
+      if (f.converted !== undefined) e.converted = sorted(f.converted);
+      e.path = f.path as string[];
+      if (f.value !== undefined) e.value = sorted(f.value);
+      return e;
+    });
+  const out: JsonObject = { apiVersion };
+  if (keepEmpty) out.keepEmpty = true;
+  out.lost = byPath;
+  if (previous !== undefined) out.previous = previous;
+  return JSON.stringify(out);
 }
 
-/** Keys sorted, so equal contents give equal annotations whatever the order fields were written in. */
+/** `v` with the keys of its objects sorted (itself when it holds no object). */
 function sorted(v: JsonValue): JsonValue {
+  if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) return v.map(sorted);
-  if (!isObject(v)) return v;
   const out: JsonObject = {};
   for (const k of Object.keys(v).sort()) setKey(out, k, sorted(v[k] as JsonValue));
   return out;
@@ -119,9 +137,25 @@ export function decode(
 
 /** Total bytes of an object's annotations (keys and values, UTF-8). */
 export function annotationBytes(annotations: JsonObject): number {
-  const enc = new TextEncoder();
   let n = 0;
-  for (const [k, v] of Object.entries(annotations))
-    n += enc.encode(k).length + (typeof v === "string" ? enc.encode(v).length : 0);
+  for (const k of Object.keys(annotations)) {
+    const v = annotations[k];
+    n += utf8Length(k) + (typeof v === "string" ? utf8Length(v) : 0);
+  }
+  return n;
+}
+
+/** The UTF-8 length of a string, counted without encoding it (a lone surrogate is 3 bytes, as U+FFFD). */
+function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2; // a surrogate pair: 4 bytes for 2 code units
+      i++;
+    } else n += 2;
+  }
   return n;
 }

@@ -12,6 +12,7 @@ import {
   roundTrip,
   sampleObjects,
 } from "./index.js";
+import { annotationBytes, decode, encode, type LostField } from "./losslessness.js";
 
 const G = "example.com";
 const av = (v: string) => `${G}/${v}`;
@@ -466,5 +467,108 @@ describe("property: round trips are identity", () => {
   it("sampleObjects is deterministic", () => {
     expect(deepEqual(sampleObjects(crd, "v3", 5, 1) as never, sampleObjects(crd, "v3", 5, 1) as never)).toBe(true);
     expect(sampleObjects(crd, "v3", 5, 1)).not.toEqual(sampleObjects(crd, "v3", 5, 2));
+  });
+});
+
+describe("the engine leaves its input alone", () => {
+  it("property: converting never changes the object converted, with or without an annotation to restore", () => {
+    fc.assert(
+      fc.property(specArb, fc.constantFrom("v1", "v2", "v3"), fc.constantFrom("v1", "v2", "v3"), (spec, v, w) => {
+        for (const c of [plain, typed]) {
+          const input = obj(v, spec, { labels: { l: "1" }, annotations: { keep: "me" } });
+          const there = convert(input, av(w), c).object;
+          expect(input).toEqual(obj(v, spec, { labels: { l: "1" }, annotations: { keep: "me" } }));
+          if (there === undefined || there === input) continue;
+          // the way back reads (and restores from) the annotation this conversion wrote
+          const copy = structuredClone(there);
+          convert(there, av(v), c);
+          expect(there).toEqual(copy);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it("gives a TypeScript spoke a copy, so one that edits its argument cannot touch the input", () => {
+    const editing = defineConversion({
+      group: G,
+      kind: "Widget",
+      hub: "v3",
+      spokes: {
+        v1: {
+          toHub: (o) => {
+            (o.spec as JsonObject).n = 1;
+            return o;
+          },
+          fromHub: (o) => {
+            delete (o.spec as JsonObject).n;
+            return o;
+          },
+        },
+      },
+    });
+    const input = obj("v1", { s: "a" });
+    expect(to(input, "v3", editing).spec).toEqual({ s: "a", n: 1 });
+    expect(input.spec).toEqual({ s: "a" });
+  });
+  it("gives each output its own copy of a default value", () => {
+    const c = read(DECL.replace("default: {path: spec.z, value: 1}", "default: {path: spec.z, value: {a: 1}}"))
+      .conversion as Conversion;
+    const first = to(obj("v1", {}), "v3", c);
+    ((first.spec as JsonObject).z as JsonObject).a = 2;
+    expect(to(obj("v1", {}), "v3", c).spec).toEqual({ z: { a: 1 } });
+  });
+});
+
+describe("the annotation's text", () => {
+  it("property: annotationBytes counts UTF-8 bytes as TextEncoder does, lone surrogates included", () => {
+    const unit = fc.oneof(
+      fc.string({ unit: "binary" }),
+      fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)),
+    );
+    const text = fc.array(unit, { maxLength: 6 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, text), { maxLength: 4 }), (entries) => {
+        const annotations: JsonObject = {};
+        for (const [k, v] of entries) setKey(annotations, k, v);
+        const enc = new TextEncoder();
+        let want = 0;
+        for (const [k, v] of Object.entries(annotations)) want += enc.encode(k).length + enc.encode(v as string).length;
+        expect(annotationBytes(annotations)).toBe(want);
+      }),
+    );
+  });
+  it("property: equal contents give equal text whatever the key order, and decode reads it back", () => {
+    const reversed = (v: JsonValue): JsonValue => {
+      if (Array.isArray(v)) return v.map(reversed);
+      if (v === null || typeof v !== "object") return v;
+      const out: JsonObject = {};
+      for (const k of Object.keys(v).reverse()) setKey(out, k, reversed(v[k] as JsonValue));
+      return out;
+    };
+    const field = fc.record(
+      { path: fc.array(keys, { minLength: 1, maxLength: 3 }), value: tree, converted: tree },
+      { requiredKeys: ["path"] },
+    );
+    fc.assert(
+      fc.property(fc.uniqueArray(field, { selector: (f) => JSON.stringify(f.path), maxLength: 4 }), (lost) => {
+        const flipped = lost
+          .map((f) => {
+            const g: LostField = { path: f.path };
+            if (f.value !== undefined) g.value = reversed(f.value);
+            if (f.converted !== undefined) g.converted = reversed(f.converted);
+            return g;
+          })
+          .reverse();
+        const text = encode(av("v1"), lost, "earlier", true);
+        expect(encode(av("v1"), flipped, "earlier", true)).toBe(text);
+        const d = decode(text);
+        if (typeof d === "string") throw new Error(d);
+        expect(d.apiVersion).toBe(av("v1"));
+        expect(d.previous).toBe("earlier");
+        expect(d.keepEmpty).toBe(true);
+        expect(d.lost).toHaveLength(lost.length);
+        for (const f of lost) expect(d.lost).toContainEqual(f);
+      }),
+    );
   });
 });

@@ -1,5 +1,5 @@
 /** `default {path, value}`: set in the hub when the spoke has no value; removed on the way back when equal. */
-import { deepEqual, type JsonValue } from "../../value/index.js";
+import { clone, deepEqual, type JsonValue } from "../../value/index.js";
 import { deleteAt, getAt, setAt } from "../paths.js";
 import type { RuleDescriptor } from "./rule.js";
 
@@ -13,7 +13,8 @@ export const defaultRule: RuleDescriptor = {
     const value = ctx.args.value as JsonValue;
     if (path === undefined || value === undefined) return undefined;
     return {
-      toHub: (w) => (getAt(w, path) === undefined ? setAt(w, path, value) : undefined),
+      // a copy each time: outputs never share the declaration's value
+      toHub: (w) => (getAt(w, path) === undefined ? setAt(w, path, clone(value)) : undefined),
       fromHub: (w) => (deepEqual(getAt(w, path), value) ? deleteAt(w, path) : undefined),
     };
   },

@@ -5,7 +5,7 @@
  * by the engine in the annotation.
  */
 import { compileExpression, evaluateExpression } from "../../cel/index.js";
-import { isObject, type JsonObject, type JsonValue } from "../../value/index.js";
+import { isObject, type JsonObject, type JsonValue, setKey } from "../../value/index.js";
 import { deleteAt, setAt } from "../paths.js";
 import { ConvertError, type DataPath } from "../types.js";
 import type { RuleContext, RuleDescriptor } from "./rule.js";
@@ -14,9 +14,10 @@ function dropNulls(v: JsonValue): JsonValue {
   if (Array.isArray(v)) return v.map(dropNulls);
   if (!isObject(v)) return v;
   const out: JsonObject = {};
-  for (const [k, x] of Object.entries(v))
-    if (x !== null)
-      Object.defineProperty(out, k, { value: dropNulls(x), writable: true, enumerable: true, configurable: true });
+  for (const k of Object.keys(v)) {
+    const x = v[k] as JsonValue;
+    if (x !== null) setKey(out, k, dropNulls(x));
+  }
   return out;
 }
 

@@ -1,5 +1,5 @@
 /** `wrap {path, into}` (spoke `x: v` ⇄ hub `x: {into: v}`) and its inverse `unwrap {path, from}`. */
-import { getKey, isObject, type JsonObject } from "../../value/index.js";
+import { getKey, isObject, type JsonObject, setKey } from "../../value/index.js";
 import { getAt, setAt } from "../paths.js";
 import type { DataPath } from "../types.js";
 import type { RuleDescriptor } from "./rule.js";
@@ -8,7 +8,7 @@ function doWrap(w: JsonObject, path: DataPath, field: string): void {
   const v = getAt(w, path);
   if (v === undefined) return;
   const box: JsonObject = {};
-  Object.defineProperty(box, field, { value: v, writable: true, enumerable: true, configurable: true });
+  setKey(box, field, v);
   setAt(w, path, box);
 }
 
