@@ -118,7 +118,7 @@ class Compiler {
       path,
       findings: this.findings,
       decoders: this.decoders,
-      branch: (b, at) => this.node(b, at, "value", depth + 1),
+      branch: (b, branchPath) => this.node(b, branchPath, "value", depth + 1),
     };
     for (const k of keywords) {
       if (k.phase === "main" && mode !== "structural") continue;
@@ -130,7 +130,7 @@ class Compiler {
       else if (k.phase === "required") node.required = check;
       else node.mainChecks.push(check);
     }
-    const child = (v: JsonValue, at: PathSegment[]) => this.node(v, at, mode, depth + 1);
+    const child = (v: JsonValue, childPath: PathSegment[]) => this.node(v, childPath, mode, depth + 1);
     const props = getKey(raw, "properties");
     if (isObject(props)) {
       node.properties = new Map();

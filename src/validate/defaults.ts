@@ -10,7 +10,7 @@ import {
   shallowCopy,
 } from "../value/index.js";
 import { maxDepth } from "./compile.js";
-import { unknownField } from "./metadata.js";
+import { unknownFieldAtLoc } from "./metadata.js";
 import { childLoc, type Loc, type Node, toPath } from "./types.js";
 
 /**
@@ -91,7 +91,7 @@ function walk(
     const child = prop ?? node.additional;
     if (!child) {
       if (open || (resource && metaFields.has(key))) continue;
-      if (opts.unknown && opts.findings) opts.findings.push(unknownField(childLoc(loc, key), opts.unknown));
+      if (opts.unknown && opts.findings) opts.findings.push(unknownFieldAtLoc(childLoc(loc, key), opts.unknown));
       pruned ??= shallowCopy(src);
       deleteKey(pruned, key);
       continue;

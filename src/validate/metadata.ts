@@ -1,4 +1,4 @@
-import { type Finding, invalid, required, type Severity, unknownField as unknownFieldAt } from "../findings/index.js";
+import { type Finding, invalid, required, type Severity, unknownField } from "../findings/index.js";
 import {
   byteLength,
   isDNS1035Label,
@@ -59,8 +59,9 @@ export interface MetaOptions {
   decodeTime?: FormatDecoder;
 }
 
-export function unknownField(loc: Loc, severity: Severity): Finding {
-  return unknownFieldAt(toPath(loc), { rule: "schema", severity });
+/** The unknown-field finding of kubectl's strict field validation, for the field at `loc`. */
+export function unknownFieldAtLoc(loc: Loc, severity: Severity): Finding {
+  return unknownField(toPath(loc), { rule: "schema", severity });
 }
 
 /** Validates `metadata` (absent is allowed for embedded resources only). */
@@ -75,7 +76,7 @@ export function validateObjectMeta(meta: JsonValue | undefined, loc: Loc, opts: 
     const v = getKey(m, key) as JsonValue;
     const want = Object.hasOwn(objectMeta, key) ? objectMeta[key] : undefined;
     if (!want) {
-      if (opts.unknown) out.push(unknownField(childLoc(loc, key), opts.unknown));
+      if (opts.unknown) out.push(unknownFieldAtLoc(childLoc(loc, key), opts.unknown));
       continue;
     }
     if (v === null) continue;
