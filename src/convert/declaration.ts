@@ -135,20 +135,20 @@ export function readConversion(doc: SourceDocument, crd?: Crd): { conversion?: C
         return;
       }
       const name = Object.keys(raw)[0] as string;
-      const desc = RULES.get(name);
-      if (desc === undefined) {
+      const ruleKind = RULES.get(name);
+      if (ruleKind === undefined) {
         place(notSupported([...at, name], name, [...RULES.keys()], rule));
         return;
       }
       const args = raw[name];
       const argsAt: FieldPath = [...at, name];
       if (!isObject(args)) {
-        place(invalid(argsAt, args ?? null, `must be an object with ${desc.required.join(", ")}`, rule));
+        place(invalid(argsAt, args ?? null, `must be an object with ${ruleKind.required.join(", ")}`, rule));
         return;
       }
-      keysOf(args, argsAt, [...desc.required, ...desc.optional]);
+      keysOf(args, argsAt, [...ruleKind.required, ...ruleKind.optional]);
       let ok = true;
-      for (const k of desc.required)
+      for (const k of ruleKind.required)
         if (!Object.hasOwn(args, k)) {
           place(required([...argsAt, k], "", rule));
           ok = false;
@@ -159,7 +159,7 @@ export function readConversion(doc: SourceDocument, crd?: Crd): { conversion?: C
         const p = key === undefined ? argsAt : [...argsAt, key];
         place(invalid(p, badValue, detail, rule));
       });
-      const c = desc.compile(ctx);
+      const c = ruleKind.compile(ctx);
       if (crd !== undefined && versionKnown)
         for (const np of ctx.paths) {
           const sides =

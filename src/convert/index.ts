@@ -1,11 +1,10 @@
 /**
  * Declarative hub-and-spoke conversion (docs spec conversion.md): a `Conversion` declaration (YAML, rules per
- * spoke version: rename/move, map, wrap/unwrap, set, assert, remove, default, union; one descriptor per rule kind
- * in `rules/`) or its TypeScript form (`defineConversion`), the engine that converts any version to any version
- * through the hub and keeps what a version cannot hold in the `kunion.dev/conversion-data` annotation
+ * spoke version: rename/move, map, wrap/unwrap, set, assert, remove, default, union; one `ConversionRuleKind` per
+ * rule kind in `rules/`) or its TypeScript form (`defineConversion`), the engine that converts any version to any
+ * version through the hub and keeps what a version cannot hold in the `kunion.dev/conversion-data` annotation
  * (`engine.ts`, `losslessness.ts`), and the round-trip checker with schema-generated samples (`roundtrip.ts`).
- * Runtime-agnostic (no node:*, no eval). Imports crd, cel, findings, path, source and value; may import schema
- * and validate.
+ * Runtime-agnostic (no node:*, no eval). Imports cel, crd, findings, names, path, source and value.
  */
 
 export { CONVERSION_API_VERSION, readConversion } from "./declaration.js";

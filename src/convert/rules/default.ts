@@ -1,9 +1,9 @@
 /** `default {path, value}`: set in the hub when the spoke has no value; removed on the way back when equal. */
 import { clone, deepEqual, type JsonValue } from "../../value/index.js";
 import { deleteAt, getAt, setAt } from "../paths.js";
-import type { RuleDescriptor } from "./rule.js";
+import type { ConversionRuleKind } from "./rule.js";
 
-export const defaultRule: RuleDescriptor = {
+export const defaultRule: ConversionRuleKind = {
   kind: "default",
   required: ["path", "value"],
   optional: [],

@@ -1,9 +1,9 @@
 /** `map {path, values}`: enum values spoke → hub; invertible because the map must be one-to-one. */
 import { isObject, type JsonValue } from "../../value/index.js";
 import { getAt, setAt } from "../paths.js";
-import type { RuleDescriptor } from "./rule.js";
+import type { ConversionRuleKind } from "./rule.js";
 
-export const map: RuleDescriptor = {
+export const map: ConversionRuleKind = {
   kind: "map",
   required: ["path", "values"],
   optional: [],

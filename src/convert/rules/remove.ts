@@ -1,8 +1,8 @@
 /** `remove {path}`: the spoke's field has no place in the hub (one-way; the engine keeps it in the annotation). */
 import { deleteAt } from "../paths.js";
-import type { RuleDescriptor } from "./rule.js";
+import type { ConversionRuleKind } from "./rule.js";
 
-export const remove: RuleDescriptor = {
+export const remove: ConversionRuleKind = {
   kind: "remove",
   required: ["path"],
   optional: [],

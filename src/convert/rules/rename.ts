@@ -1,7 +1,7 @@
 /** `rename`/`move {from, to}`: the spoke's `from` is the hub's `to`. Invertible. */
 import { deleteAt, getAt, setAt } from "../paths.js";
 import type { DataPath } from "../types.js";
-import type { RuleDescriptor } from "./rule.js";
+import type { ConversionRuleKind } from "./rule.js";
 
 function move(work: Parameters<typeof getAt>[0], from: DataPath, to: DataPath): void {
   const v = getAt(work, from);
@@ -10,14 +10,14 @@ function move(work: Parameters<typeof getAt>[0], from: DataPath, to: DataPath): 
   setAt(work, to, v);
 }
 
-const compile: RuleDescriptor["compile"] = (ctx) => {
+const compile: ConversionRuleKind["compile"] = (ctx) => {
   const from = ctx.path("from", "spoke");
   const to = ctx.path("to", "hub");
   if (from === undefined || to === undefined) return undefined;
   return { toHub: (w) => move(w, from, to), fromHub: (w) => move(w, to, from) };
 };
 
-export const rename: RuleDescriptor = {
+export const rename: ConversionRuleKind = {
   kind: "rename",
   required: ["from", "to"],
   optional: [],
@@ -25,4 +25,4 @@ export const rename: RuleDescriptor = {
   compile,
 };
 
-export const moveRule: RuleDescriptor = { ...rename, kind: "move" };
+export const moveRule: ConversionRuleKind = { ...rename, kind: "move" };

@@ -26,7 +26,7 @@ export interface RuleContext {
   paths: NamedPath[];
 }
 
-export interface RuleDescriptor {
+export interface ConversionRuleKind {
   kind: string;
   required: readonly string[];
   optional: readonly string[];

@@ -8,7 +8,7 @@ import { compileExpression, evaluateExpression } from "../../cel/index.js";
 import { isObject, type JsonObject, type JsonValue, setKey } from "../../value/index.js";
 import { deleteAt, setAt } from "../paths.js";
 import { ConvertError, type DataPath } from "../types.js";
-import type { RuleContext, RuleDescriptor } from "./rule.js";
+import type { ConversionRuleKind, RuleContext } from "./rule.js";
 
 function dropNulls(v: JsonValue): JsonValue {
   if (Array.isArray(v)) return v.map(dropNulls);
@@ -21,7 +21,7 @@ function dropNulls(v: JsonValue): JsonValue {
   return out;
 }
 
-export function celStep(ctx: RuleContext, key: string, path: DataPath | undefined) {
+function celStep(ctx: RuleContext, key: string, path: DataPath | undefined) {
   const text = ctx.string(key, true);
   if (text === undefined) return undefined;
   const { program, error } = compileExpression(text);
@@ -37,7 +37,16 @@ export function celStep(ctx: RuleContext, key: string, path: DataPath | undefine
   };
 }
 
-export const set: RuleDescriptor = {
+/** A rule's `toHub` and `fromHub` expressions, at least one of which it needs. */
+function celDirections(ctx: RuleContext, kind: string, path: DataPath | undefined) {
+  const to = celStep(ctx, "toHub", path);
+  const from = celStep(ctx, "fromHub", path);
+  if (ctx.args.toHub === undefined && ctx.args.fromHub === undefined)
+    ctx.error(undefined, `${kind} needs toHub, fromHub or both`);
+  return { to, from };
+}
+
+export const set: ConversionRuleKind = {
   kind: "set",
   required: ["path"],
   optional: ["toHub", "fromHub"],
@@ -46,10 +55,7 @@ export const set: RuleDescriptor = {
     // the path is written in the hub (toHub) and in the spoke (fromHub); a null result removes it, so one
     // version holding it is enough
     const path = ctx.path("path", "either");
-    const to = celStep(ctx, "toHub", path);
-    const from = celStep(ctx, "fromHub", path);
-    if (ctx.args.toHub === undefined && ctx.args.fromHub === undefined)
-      ctx.error(undefined, "set needs toHub, fromHub or both");
+    const { to, from } = celDirections(ctx, "set", path);
     if (path === undefined) return undefined;
     const apply = (w: JsonObject, v: JsonValue) => (v === null ? deleteAt(w, path) : setAt(w, path, dropNulls(v)));
     return {
@@ -59,17 +65,14 @@ export const set: RuleDescriptor = {
   },
 };
 
-export const assertRule: RuleDescriptor = {
+export const assertRule: ConversionRuleKind = {
   kind: "assert",
   required: ["message"],
   optional: ["toHub", "fromHub"],
   summary: "a CEL condition over the source object; the conversion fails with `message` when it is false",
   compile(ctx) {
     const message = ctx.string("message");
-    const to = celStep(ctx, "toHub", undefined);
-    const from = celStep(ctx, "fromHub", undefined);
-    if (ctx.args.toHub === undefined && ctx.args.fromHub === undefined)
-      ctx.error(undefined, "assert needs toHub, fromHub or both");
+    const { to, from } = celDirections(ctx, "assert", undefined);
     const check = (f: ((s: JsonObject) => JsonValue) | undefined, s: JsonObject) => {
       if (f === undefined) return;
       const v = f(s);

@@ -6,9 +6,9 @@
 import { deleteKey, getKey, isObject, type JsonObject, setKey } from "../../value/index.js";
 import { getAt } from "../paths.js";
 import { ConvertError } from "../types.js";
-import type { RuleDescriptor } from "./rule.js";
+import type { ConversionRuleKind } from "./rule.js";
 
-export const union: RuleDescriptor = {
+export const union: ConversionRuleKind = {
   kind: "union",
   required: ["path", "discriminator", "members"],
   optional: [],

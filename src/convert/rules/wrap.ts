@@ -2,7 +2,7 @@
 import { getKey, isObject, type JsonObject, setKey } from "../../value/index.js";
 import { getAt, setAt } from "../paths.js";
 import type { DataPath } from "../types.js";
-import type { RuleDescriptor } from "./rule.js";
+import type { ConversionRuleKind } from "./rule.js";
 
 function doWrap(w: JsonObject, path: DataPath, field: string): void {
   const v = getAt(w, path);
@@ -21,28 +21,24 @@ function doUnwrap(w: JsonObject, path: DataPath, field: string): void {
   setAt(w, path, inner);
 }
 
-export const wrap: RuleDescriptor = {
-  kind: "wrap",
-  required: ["path", "into"],
-  optional: [],
-  summary: "the spoke's value becomes field `into` of a struct in the hub",
-  compile(ctx) {
-    const path = ctx.path("path", "both");
-    const into = ctx.string("into");
-    if (path === undefined || into === undefined) return undefined;
-    return { toHub: (w) => doWrap(w, path, into), fromHub: (w) => doUnwrap(w, path, into) };
-  },
-};
+/** `wrap` and `unwrap` are one rule read in opposite directions: `structInHub` says which side holds the struct. */
+function boxRule(kind: string, field: string, summary: string, structInHub: boolean): ConversionRuleKind {
+  return {
+    kind,
+    required: ["path", field],
+    optional: [],
+    summary,
+    compile(ctx) {
+      const path = ctx.path("path", "both");
+      const name = ctx.string(field);
+      if (path === undefined || name === undefined) return undefined;
+      const box = (w: JsonObject) => doWrap(w, path, name);
+      const unbox = (w: JsonObject) => doUnwrap(w, path, name);
+      return structInHub ? { toHub: box, fromHub: unbox } : { toHub: unbox, fromHub: box };
+    },
+  };
+}
 
-export const unwrap: RuleDescriptor = {
-  kind: "unwrap",
-  required: ["path", "from"],
-  optional: [],
-  summary: "field `from` of the spoke's struct becomes the hub's value",
-  compile(ctx) {
-    const path = ctx.path("path", "both");
-    const from = ctx.string("from");
-    if (path === undefined || from === undefined) return undefined;
-    return { toHub: (w) => doUnwrap(w, path, from), fromHub: (w) => doWrap(w, path, from) };
-  },
-};
+export const wrap = boxRule("wrap", "into", "the spoke's value becomes field `into` of a struct in the hub", true);
+
+export const unwrap = boxRule("unwrap", "from", "field `from` of the spoke's struct becomes the hub's value", false);
