@@ -15,22 +15,15 @@ import { DYN } from "./language/types.js";
 import { ListValue, MapValue, OpaqueValue } from "./language/values.js";
 import { isDuration, isTimestamp, secondsNanos } from "./language/wkt.js";
 import { DECLARATIONS, RUNTIME_FUNCS } from "./libraries/index.js";
-import { compileRegex, EMPTY, findAt, OP } from "./libraries/regex.js";
+import { compileRegex, EMPTY, findAt, type Inst, OP, type Prog } from "./libraries/regex.js";
 import { errorText, parseOrExplain } from "./rules.js";
 
 const run = (text: string, bindings: Record<string, unknown> = {}, env = ENV) =>
   plan(env, parse(text))(bindings as never);
 
-interface Inst {
-  op: number;
-  out: number;
-  arg: number;
-  matchRune(r: number): boolean;
-}
-
 describe("@bufbuild/re2 internals (libraries/regex.ts runs its compiled program for match positions)", () => {
   test("RE2JS#re2().prog is the compiled program: inst[] and start", () => {
-    const prog = (RE2JS.compile("a+b").re2() as unknown as { prog: { inst: Inst[]; start: number } }).prog;
+    const prog = (RE2JS.compile("a+b").re2() as unknown as { prog: Prog }).prog;
     expect(Array.isArray(prog.inst)).toBe(true);
     expect(prog.inst.length).toBeGreaterThan(2);
     expect(Number.isInteger(prog.start)).toBe(true);
@@ -65,7 +58,7 @@ describe("@bufbuild/re2 internals (libraries/regex.ts runs its compiled program 
   });
 
   test("rune instructions match code points, not UTF-16 units", () => {
-    const insts = compileRegex("😀").prog.inst as unknown as Inst[];
+    const insts: Inst[] = compileRegex("😀").prog.inst;
     expect(insts.some((i) => i.matchRune(0x1f600))).toBe(true);
     expect(findAt(compileRegex("😀b"), "a😀b", 0)).toEqual([1, 4]);
   });

@@ -93,7 +93,7 @@ function toJson(v: unknown, depth = 0): { value?: JsonValue; error?: string } {
   if (v === null || typeof v === "string" || typeof v === "boolean") return { value: v };
   if (typeof v === "number") return Number.isFinite(v) ? { value: v } : { error: `result ${v} is not a JSON number` };
   if (typeof v === "bigint" || isCelUint(v)) {
-    const n = typeof v === "bigint" ? v : (v as { value: bigint }).value;
+    const n = typeof v === "bigint" ? v : v.value;
     if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER))
       return { error: `result ${n} is not a safe integer` };
     return { value: Number(n) };

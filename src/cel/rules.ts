@@ -431,6 +431,12 @@ export function evaluateRulesImpl(
   form: CelBadValue = "value",
 ): Finding[] {
   const out: Finding[] = [];
+  /** Ends the object's evaluation with `last`: no rule runs after a budget is spent. */
+  const stop = (last: Finding): Finding[] => {
+    out.push(last);
+    budget.remaining = -1;
+    return out;
+  };
   const work = workBudget(budget);
   if (budget.remaining < 0 || work.reported || self === null || self === undefined) return out;
   const tn = badValueOf(self, rules.typeName, form);
@@ -452,31 +458,23 @@ export function evaluateRulesImpl(
     }
     const limit = Math.min(PER_CALL_LIMIT, budget.remaining);
     const res = run(r.program, bindings, limit, work);
-    if (res.spent) {
-      out.push(workSpent(dataPath, work));
-      budget.remaining = -1;
-      return out;
-    }
-    if (res.exceeded || res.cost > budget.remaining) {
-      if (res.cost > budget.remaining)
-        out.push(
-          invalidAt(
-            dataPath,
-            tn,
-            "validation failed due to running out of cost budget, no further validation rules will be run",
-          ),
-        );
-      else
-        out.push(
-          invalidAt(
-            dataPath,
-            tn,
-            `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(r)}`,
-          ),
-        );
-      budget.remaining = -1;
-      return out;
-    }
+    if (res.spent) return stop(workSpent(dataPath, work));
+    if (res.cost > budget.remaining)
+      return stop(
+        invalidAt(
+          dataPath,
+          tn,
+          "validation failed due to running out of cost budget, no further validation rules will be run",
+        ),
+      );
+    if (res.exceeded)
+      return stop(
+        invalidAt(
+          dataPath,
+          tn,
+          `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(r)}`,
+        ),
+      );
     budget.remaining -= res.cost;
     const v = res.value;
     if (isCelError(v)) {
@@ -497,33 +495,23 @@ export function evaluateRulesImpl(
     let detail = ruleMessageOrDefault(r);
     if (r.messageExpression !== undefined) {
       const mres = run(r.messageExpression, bindings, Math.min(PER_CALL_LIMIT, budget.remaining), work);
-      if (mres.spent) {
-        out.push(workSpent(path, work));
-        budget.remaining = -1;
-        return out;
-      }
-      if (mres.cost > budget.remaining) {
-        out.push(
+      if (mres.spent) return stop(workSpent(path, work));
+      if (mres.cost > budget.remaining)
+        return stop(
           invalidAt(
             path,
             tn,
             "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run",
           ),
         );
-        budget.remaining = -1;
-        return out;
-      }
-      if (mres.exceeded) {
-        out.push(
+      if (mres.exceeded)
+        return stop(
           invalidAt(
             path,
             tn,
             `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(r.messageExpressionText)}`,
           ),
         );
-        budget.remaining = -1;
-        return out;
-      }
       budget.remaining -= mres.cost;
       const m = mres.value;
       if (typeof m === "string") {

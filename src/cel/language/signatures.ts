@@ -5,24 +5,7 @@
  * parameters, and the Kubernetes library types go by short names (`URL`,
  * `IP`, `CIDR`, `Quantity`, `Format`).
  */
-import {
-  BOOL,
-  BYTES,
-  type CelT,
-  DOUBLE,
-  DURATION,
-  DYN,
-  INT,
-  listOf,
-  mapOf,
-  NULL,
-  opaque,
-  optionalOf,
-  STRING,
-  TIMESTAMP,
-  typeOf,
-  UINT,
-} from "./types.js";
+import { type CelT, DYN, listOf, mapOf, opaque, optionalOf, type ScalarKind, scalar, typeOf } from "./types.js";
 
 export interface Overload {
   name: string;
@@ -84,28 +67,23 @@ class TypeParser {
   }
 }
 
+/** The scalar types by the names signatures give them (their kinds). */
+const SCALARS: ReadonlySet<string> = new Set<ScalarKind>([
+  "int",
+  "uint",
+  "double",
+  "bool",
+  "string",
+  "bytes",
+  "null",
+  "dyn",
+  "duration",
+  "timestamp",
+]);
+
 function namedType(name: string, args: CelT[]): CelT {
+  if (SCALARS.has(name)) return scalar(name as ScalarKind);
   switch (name) {
-    case "int":
-      return INT;
-    case "uint":
-      return UINT;
-    case "double":
-      return DOUBLE;
-    case "bool":
-      return BOOL;
-    case "string":
-      return STRING;
-    case "bytes":
-      return BYTES;
-    case "null":
-      return NULL;
-    case "dyn":
-      return DYN;
-    case "duration":
-      return DURATION;
-    case "timestamp":
-      return TIMESTAMP;
     case "type":
       return typeOf(args[0]);
     case "list":

@@ -29,11 +29,34 @@ type Key = bigint | string | boolean | number | { value: bigint };
 export class CelRuntimeError extends Error {}
 
 /**
+ * A CEL map to @bufbuild/cel (its map brand) over `keys`, `get` and `has`;
+ * iteration follows from them.
+ */
+export abstract class MapView {
+  readonly [MAP_MARK] = {};
+  abstract get size(): number;
+  abstract get(key: Key): CelValue | undefined;
+  abstract has(key: Key): boolean;
+  abstract keys(): IterableIterator<string>;
+  *values(): IterableIterator<CelValue> {
+    for (const k of this.keys()) yield this.get(k) as CelValue;
+  }
+  *entries(): IterableIterator<[string, CelValue]> {
+    for (const k of this.keys()) yield [k, this.get(k) as CelValue];
+  }
+  forEach(cb: (value: CelValue, key: string, map: unknown) => void, thisArg?: unknown): void {
+    for (const [k, v] of this.entries()) cb.call(thisArg, v, k, this);
+  }
+  [Symbol.iterator](): IterableIterator<[string, CelValue]> {
+    return this.entries();
+  }
+}
+
+/**
  * Base of the Kubernetes library types (URL, IP, CIDR, Quantity, Format, optional):
  * they travel through @bufbuild/cel as empty maps and are recognised with `instanceof`.
  */
-export abstract class OpaqueValue {
-  readonly [MAP_MARK] = {};
+export abstract class OpaqueValue extends MapView {
   abstract readonly celTypeName: string;
   abstract equals(other: unknown): boolean;
   get size(): number {
@@ -45,13 +68,7 @@ export abstract class OpaqueValue {
   has(_key: Key): boolean {
     return false;
   }
-  forEach(): void {}
-  *entries(): IterableIterator<[string, CelValue]> {}
   *keys(): IterableIterator<string> {}
-  *values(): IterableIterator<CelValue> {}
-  [Symbol.iterator](): IterableIterator<[string, CelValue]> {
-    return this.entries();
-  }
 }
 
 export const asCel = (v: unknown): CelValue => v as CelValue;
@@ -73,13 +90,14 @@ export function parses(parse: () => unknown): boolean {
 }
 
 /** A CEL map over a JSON object: either an object type (escaped property names) or a map (additionalProperties). */
-export class ObjectValue {
-  readonly [MAP_MARK] = {};
+export class ObjectValue extends MapView {
   private readonly cache = new Map<string, CelValue>();
   constructor(
     readonly raw: JsonObject,
     readonly type: CelT & { k: "object" },
-  ) {}
+  ) {
+    super();
+  }
   get size(): number {
     return Object.keys(this.raw).length;
   }
@@ -104,28 +122,17 @@ export class ObjectValue {
   *keys(): IterableIterator<string> {
     for (const [name, f] of this.type.fields) if (getKey(this.raw, f.raw) !== undefined) yield name;
   }
-  *values(): IterableIterator<CelValue> {
-    for (const k of this.keys()) yield this.get(k) as CelValue;
-  }
-  *entries(): IterableIterator<[string, CelValue]> {
-    for (const k of this.keys()) yield [k, this.get(k) as CelValue];
-  }
-  forEach(cb: (value: CelValue, key: string, map: unknown) => void, thisArg?: unknown): void {
-    for (const [k, v] of this.entries()) cb.call(thisArg, v, k, this);
-  }
-  [Symbol.iterator](): IterableIterator<[string, CelValue]> {
-    return this.entries();
-  }
 }
 
 /** A CEL map over a JSON object whose values share one schema (additionalProperties). */
-export class MapValue {
-  readonly [MAP_MARK] = {};
+export class MapValue extends MapView {
   private readonly cache = new Map<string, CelValue>();
   constructor(
     readonly raw: JsonObject,
     readonly valType: CelT,
-  ) {}
+  ) {
+    super();
+  }
   get size(): number {
     return Object.keys(this.raw).length;
   }
@@ -144,18 +151,6 @@ export class MapValue {
   }
   keys(): IterableIterator<string> {
     return Object.keys(this.raw)[Symbol.iterator]();
-  }
-  *values(): IterableIterator<CelValue> {
-    for (const k of Object.keys(this.raw)) yield this.get(k) as CelValue;
-  }
-  *entries(): IterableIterator<[string, CelValue]> {
-    for (const k of Object.keys(this.raw)) yield [k, this.get(k) as CelValue];
-  }
-  forEach(cb: (value: CelValue, key: string, map: unknown) => void, thisArg?: unknown): void {
-    for (const [k, v] of this.entries()) cb.call(thisArg, v, k, this);
-  }
-  [Symbol.iterator](): IterableIterator<[string, CelValue]> {
-    return this.entries();
   }
 }
 
@@ -351,9 +346,10 @@ export function runtimeTypeName(v: unknown): string {
   return "unknown";
 }
 
-function numeric(v: unknown): bigint | number | undefined {
+/** The number an int, uint or double holds; undefined for any other value. */
+export function numeric(v: unknown): bigint | number | undefined {
   if (typeof v === "bigint" || typeof v === "number") return v;
-  if (isCelUint(v)) return (v as { value: bigint }).value;
+  if (isCelUint(v)) return v.value;
   return undefined;
 }
 

@@ -31,27 +31,17 @@ type Impl = (this: any, ...args: any[]) => unknown;
 const { INT, UINT, DOUBLE, BOOL, STRING, BYTES, DYN } = CelScalar;
 const LIST = listType(DYN);
 
-/** The runtime type @bufbuild/cel dispatches on for a checker type. */
-function erase(t: CelT): CelType {
-  switch (t.k) {
-    case "int":
-      return INT;
-    case "uint":
-      return UINT;
-    case "double":
-      return DOUBLE;
-    case "bool":
-      return BOOL;
-    case "string":
-      return STRING;
-    case "bytes":
-      return BYTES;
-    case "list":
-      return LIST;
-    default:
-      return DYN;
-  }
-}
+/** The runtime types @bufbuild/cel dispatches on, by the checker's kinds; any other kind runs as dyn. */
+const RUNTIME_TYPES: Partial<Record<CelT["k"], CelType>> = {
+  int: INT,
+  uint: UINT,
+  double: DOUBLE,
+  bool: BOOL,
+  string: STRING,
+  bytes: BYTES,
+  list: LIST,
+};
+const erase = (t: CelT): CelType => RUNTIME_TYPES[t.k] ?? DYN;
 
 /** The runtime type of one position over all signatures: their common erasure, else dyn. */
 function joined(types: readonly CelT[]): CelType {

@@ -4,8 +4,8 @@
  * (`sets.contains`, `sets.equivalent`, `sets.intersects`), which the API server
  * also enables.
  */
-import { type CelList, type CelValue, celUint, isCelUint } from "@bufbuild/cel";
-import { CelRuntimeError, celEquals, runtimeTypeName } from "../language/values.js";
+import { type CelList, type CelUint, type CelValue, celUint, isCelUint } from "@bufbuild/cel";
+import { CelRuntimeError, celEquals, numeric, runtimeTypeName } from "../language/values.js";
 import { isDuration, isTimestamp, makeDuration, secondsNanos } from "../language/wkt.js";
 import { type Declaration, declare } from "./declaration.js";
 
@@ -14,10 +14,8 @@ const summable = ["int", "uint", "double", "duration"];
 
 /** Ordering of comparable CEL values (`_<_`), numbers compared across int/uint/double. */
 export function compareValues(a: CelValue, b: CelValue): number {
-  const num = (v: CelValue): number | bigint | undefined =>
-    typeof v === "bigint" || typeof v === "number" ? v : isCelUint(v) ? (v as { value: bigint }).value : undefined;
-  const na = num(a);
-  const nb = num(b);
+  const na = numeric(a);
+  const nb = numeric(b);
   if (na !== undefined && nb !== undefined) {
     if (typeof na === "number" && Number.isNaN(na)) throw new CelRuntimeError("NaN values cannot be ordered");
     if (typeof nb === "number" && Number.isNaN(nb)) throw new CelRuntimeError("NaN values cannot be ordered");
@@ -55,7 +53,7 @@ function sum(l: CelList): CelValue {
   if (typeof first === "number") return xs.reduce<number>((s, x) => s + (x as number), 0);
   if (isCelUint(first)) {
     let s = 0n;
-    for (const x of xs) s += (x as { value: bigint }).value;
+    for (const x of xs) s += (x as CelUint).value;
     if (s > 18446744073709551615n) throw new CelRuntimeError("unsigned integer overflow");
     return celUint(s);
   }

@@ -28,7 +28,7 @@ const none = (): CelValue => asCel(NONE);
 
 function isZero(v: CelValue): boolean {
   if (v === null || v === false || v === "" || v === 0 || v === 0n) return true;
-  if (isCelUint(v)) return (v as { value: bigint }).value === 0n;
+  if (isCelUint(v)) return v.value === 0n;
   if (v instanceof Uint8Array) return v.length === 0;
   if (isCelList(v)) return v.size === 0;
   if (v instanceof OpaqueValue) return false;

@@ -10,13 +10,14 @@ import { chargeWork } from "../cost/meter.js";
 import { ArrayValue, asCel, CelRuntimeError } from "../language/values.js";
 import { type Declaration, declare } from "./declaration.js";
 
-interface Inst {
+/** One instruction of @bufbuild/re2's compiled program (private to it: see canary.test.ts). */
+export interface Inst {
   op: number;
   out: number;
   arg: number;
   matchRune(r: number): boolean;
 }
-interface Prog {
+export interface Prog {
   inst: Inst[];
   start: number;
 }

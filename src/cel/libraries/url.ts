@@ -5,7 +5,7 @@
  */
 import type { CelValue } from "@bufbuild/cel";
 import { escapedPath, GoError, hostname, parse, parseRequestURI, port, query, type URL } from "../../go/index.js";
-import { ArrayValue, asCel, CelRuntimeError, OpaqueValue, opaqueOf, parses } from "../language/values.js";
+import { ArrayValue, asCel, CelRuntimeError, MapView, OpaqueValue, opaqueOf, parses } from "../language/values.js";
 import { type Declaration, declare } from "./declaration.js";
 
 /** Go `url.ParseRequestURI` to accept, then `url.Parse` for the parts, as `url()` does. */
@@ -32,11 +32,11 @@ export class URLValue extends OpaqueValue {
 
 const asURL = (v: unknown) => opaqueOf(URLValue, v);
 
-/** A CEL map value over `Map<string, string[]>`. */
-const MAP_MARK = Symbol.for("@bufbuild/cel/map");
-class QueryValue {
-  readonly [MAP_MARK] = {};
-  constructor(private readonly m: Map<string, string[]>) {}
+/** `getQuery()`'s map: each key's values as a list. */
+class QueryValue extends MapView {
+  constructor(private readonly m: Map<string, string[]>) {
+    super();
+  }
   get size() {
     return this.m.size;
   }
@@ -49,18 +49,6 @@ class QueryValue {
   }
   keys() {
     return this.m.keys();
-  }
-  *values() {
-    for (const k of this.m.keys()) yield this.get(k);
-  }
-  *entries() {
-    for (const k of this.m.keys()) yield [k, this.get(k)];
-  }
-  forEach(cb: (v: unknown, k: string, m: unknown) => void) {
-    for (const k of this.m.keys()) cb(this.get(k), k, this);
-  }
-  [Symbol.iterator]() {
-    return this.entries();
   }
 }
 
