@@ -11,12 +11,13 @@
  * processes it waits for), and how much of the Action's is git: the wall
  * time of its git calls and their CPU time, from a preload that times them.
  *
- * KUNION_ACTION_RUNS sets the number of interleaved pairs (default 5).
+ * KUNION_ACTION_RUNS sets the number of interleaved runs (default 5);
+ * KUNION_ACTION_COMPARE, another bundle to measure alike (before and after).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { parseAllDocuments } from "yaml";
 
 /** CPU milliseconds of this process's waited-for children so far (utime and stime of the reaped ones). */
@@ -140,10 +141,11 @@ interface Usage {
   gitCpuMs?: number;
   gitMs?: number;
   gitCalls?: number;
+  /** The Action's line saying what it checked. */
+  log?: string;
 }
 
 const usageFile = join(dir, "usage.json");
-let lastLog = "";
 function measure(args: string[], env: Record<string, string>, exitCodes: number[]): Usage {
   writeFileSync(usageFile, "{}");
   const cpuBefore = childrenCpuMs();
@@ -155,8 +157,8 @@ function measure(args: string[], env: Record<string, string>, exitCodes: number[
       `${args.join(" ")} exited ${r.status}: ${String(r.stderr).slice(0, 500)}${String(r.stdout).slice(-2000)}`,
     );
   }
-  lastLog = String(r.stdout);
-  return { wallMs, cpuMs: childrenCpuMs() - cpuBefore, ...JSON.parse(readFileSync(usageFile, "utf8")) };
+  const log = /^kunion: .*$/m.exec(String(r.stdout))?.[0];
+  return { wallMs, cpuMs: childrenCpuMs() - cpuBefore, log, ...JSON.parse(readFileSync(usageFile, "utf8")) };
 }
 
 /** The environment the runner gives a step on a pull request event, with fresh summary and output files. */
@@ -191,32 +193,44 @@ function runnerEnvironment(): Record<string, string> {
   };
 }
 
-const action = join(root, "dist/bench/kunion-action.js");
+// KUNION_ACTION_COMPARE names another bundle (the committed action/dist/index.js, an older build) measured alike.
+const bundles = [
+  { name: "the Action (this source)", path: join(root, "dist/bench/kunion-action.js"), runs: [] as Usage[] },
+  ...(process.env.KUNION_ACTION_COMPARE
+    ? [
+        {
+          name: `the Action (${basename(process.env.KUNION_ACTION_COMPARE)})`,
+          path: process.env.KUNION_ACTION_COMPARE,
+          runs: [] as Usage[],
+        },
+      ]
+    : []),
+];
 const baseline: Usage[] = [];
-const subject: Usage[] = [];
 for (let i = 0; i < runs; i++) {
   baseline.push(measure([import.meta.filename, "--baseline", baseSha], { PATH: process.env.PATH ?? "" }, [0]));
-  // The step fails on error findings (exit 1): the corpus CRDs and examples have some.
-  subject.push(
-    measure(["--import", `data:text/javascript,${encodeURIComponent(preload)}`, action], runnerEnvironment(), [0, 1]),
-  );
+  for (const b of bundles) {
+    // The step fails on error findings (exit 1).
+    const args = ["--import", `data:text/javascript,${encodeURIComponent(preload)}`, b.path];
+    b.runs.push(measure(args, runnerEnvironment(), [0, 1]));
+  }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const figure = (xs: Usage[], k: keyof Usage) => median(xs.map((u) => u[k] ?? 0));
+const figure = (xs: Usage[], k: Exclude<keyof Usage, "log">) => median(xs.map((u) => u[k] ?? 0));
 const ms = (n: number) => `${n.toFixed(0).padStart(6)} ms`;
+const row = (name: string, xs: Usage[]) =>
+  `${name.padEnd(34)} wall ${ms(figure(xs, "wallMs"))}  cpu ${ms(figure(xs, "cpuMs"))}`;
 console.log(
-  `the Action on a pull request of gateway-api changing ${changedCount} files (${crds.length} CRDs, ${edited.length} manifests), medians of ${runs} interleaved pairs`,
+  `the Action on a pull request of gateway-api changing ${changedCount} files (${crds.length} CRDs, ${edited.length} manifests), medians of ${runs} interleaved runs`,
 );
-console.log(
-  `${"git diff + read + parse (yaml)".padEnd(34)} wall ${ms(figure(baseline, "wallMs"))}  cpu ${ms(figure(baseline, "cpuMs"))}`,
-);
-console.log(
-  `${"the Action (bundle, one process)".padEnd(34)} wall ${ms(figure(subject, "wallMs"))}  cpu ${ms(figure(subject, "cpuMs"))}`,
-);
-console.log(
-  `  of which git: ${figure(subject, "gitCalls")} calls, wall ${ms(figure(subject, "gitMs"))}, cpu ${ms(figure(subject, "gitCpuMs"))}; the Action's own cpu ${ms(figure(subject, "ownCpuMs"))}`,
-);
-console.log(
-  `ratio: wall ${(figure(subject, "wallMs") / figure(baseline, "wallMs")).toFixed(2)}x, cpu ${(figure(subject, "cpuMs") / figure(baseline, "cpuMs")).toFixed(2)}x the baseline`,
-);
-console.log(`the Action said: ${/^kunion: .*$/m.exec(lastLog)?.[0] ?? lastLog.slice(0, 300)}`);
+console.log(row("git diff + read + parse (yaml)", baseline));
+for (const b of bundles) {
+  console.log(row(b.name, b.runs));
+  console.log(`  ${b.runs[0]?.log}`);
+  console.log(
+    `  of which git: ${figure(b.runs, "gitCalls")} calls, wall ${ms(figure(b.runs, "gitMs"))}, cpu ${ms(figure(b.runs, "gitCpuMs"))}; the Action's own cpu ${ms(figure(b.runs, "ownCpuMs"))}`,
+  );
+  console.log(
+    `  ratio: wall ${(figure(b.runs, "wallMs") / figure(baseline, "wallMs")).toFixed(2)}x, cpu ${(figure(b.runs, "cpuMs") / figure(baseline, "cpuMs")).toFixed(2)}x the baseline`,
+  );
+}
