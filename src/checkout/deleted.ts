@@ -42,9 +42,15 @@ export function documentsOnce(): Documents {
   const read = new Map<string, Map<string, readonly SourceDocument[]>>();
   return (text, path) => {
     let byPath = read.get(text);
-    if (byPath === undefined) read.set(text, (byPath = new Map()));
+    if (byPath === undefined) {
+      byPath = new Map();
+      read.set(text, byPath);
+    }
     let docs = byPath.get(path);
-    if (docs === undefined) byPath.set(path, (docs = parseSource(text, path).documents));
+    if (docs === undefined) {
+      docs = parseSource(text, path).documents;
+      byPath.set(path, docs);
+    }
     return docs;
   };
 }
