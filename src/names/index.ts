@@ -49,54 +49,49 @@ function matchesSubdomain(value: string): boolean {
   return value !== "" && value.split(".").every((l) => dns1123Label.test(l));
 }
 
-export function isDNS1123Subdomain(value: string): string[] {
+/**
+ * The shape of apimachinery's syntax checks: too long (in bytes, as Go's
+ * len), then not well formed, each with its own message, both when both.
+ */
+function lengthAndSyntax(value: string, maxBytes: number, wellFormed: boolean, syntaxError: () => string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > 253) errs.push(maxLenError(253));
-  if (!matchesSubdomain(value)) {
-    errs.push(
-      regexError(
-        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
-        dns1123SubdomainFmt,
-        "example.com",
-      ),
-    );
-  }
+  if (byteLength(value) > maxBytes) errs.push(maxLenError(maxBytes));
+  if (!wellFormed) errs.push(syntaxError());
   return errs;
 }
 
+export function isDNS1123Subdomain(value: string): string[] {
+  return lengthAndSyntax(value, 253, matchesSubdomain(value), () =>
+    regexError(
+      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+      dns1123SubdomainFmt,
+      "example.com",
+    ),
+  );
+}
+
 export function isDNS1123Label(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push(maxLenError(63));
-  if (!dns1123Label.test(value)) {
-    if (matchesSubdomain(value)) errs.push("must not contain dots");
-    else {
-      errs.push(
-        regexError(
+  return lengthAndSyntax(value, 63, dns1123Label.test(value), () =>
+    matchesSubdomain(value)
+      ? "must not contain dots"
+      : regexError(
           "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
           dns1123LabelFmt,
           "my-name",
           "123-abc",
         ),
-      );
-    }
-  }
-  return errs;
+  );
 }
 
 export function isDNS1035Label(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push(maxLenError(63));
-  if (!dns1035Label.test(value)) {
-    errs.push(
-      regexError(
-        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
-        dns1035LabelFmt,
-        "my-name",
-        "abc-123",
-      ),
-    );
-  }
-  return errs;
+  return lengthAndSyntax(value, 63, dns1035Label.test(value), () =>
+    regexError(
+      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+      dns1035LabelFmt,
+      "my-name",
+      "abc-123",
+    ),
+  );
 }
 
 const qualifiedNameErr =
@@ -126,20 +121,15 @@ export function isQualifiedName(value: string): string[] {
 }
 
 export function isValidLabelValue(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push(maxLenError(63));
-  if (value !== "" && !qualifiedName.test(value)) {
-    errs.push(
-      regexError(
-        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-        labelValueFmt,
-        "MyValue",
-        "my_value",
-        "12345",
-      ),
-    );
-  }
-  return errs;
+  return lengthAndSyntax(value, 63, value === "" || qualifiedName.test(value), () =>
+    regexError(
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+      labelValueFmt,
+      "MyValue",
+      "my_value",
+      "12345",
+    ),
+  );
 }
 
 /** generateName is checked as a name with its trailing dash masked (apimachinery's maskTrailingDash). */
