@@ -1,16 +1,20 @@
 /**
  * CEL for `x-kubernetes-validations`, as the API server evaluates it
- * (apiextensions-apiserver pkg/apiserver/schema/cel). This module owns the
- * whole path from a schema node's rules to findings: the declared type of
- * `self` built from the schema (`types.ts`, property names escaped as the
- * server does, `escape.ts`), parsing with the syntax @bufbuild/cel lacks
- * (`syntax.ts`), type checking in cel-go's words (`checker.ts`, declarations in
- * `decls.ts` and each `lib-*.ts`), the Kubernetes libraries (lists, regex, URL,
- * quantity, IP/CIDR, format, optional types) on top of @bufbuild/cel's standard
- * library and strings extension (`env.ts`), typed lazy values with Kubernetes
- * equality (`values.ts`, `wkt.ts`), runtime cost accounting (`cost.ts`), and
- * the server's messages (`rules.ts`). Imports value, path, findings,
- * @bufbuild/cel and @bufbuild/re2.
+ * (apiextensions-apiserver pkg/apiserver/schema/cel), and the free-standing
+ * expressions of conversion declarations; the one entry other folders import.
+ * Three rooms behind it:
+ * - `language/`: CEL itself: parsing with the syntax @bufbuild/cel lacks, the
+ *   type of `self` built from the schema (property names escaped as the server
+ *   does), type checking in cel-go's words, the one-line signatures functions
+ *   are declared in, typed lazy values with Kubernetes equality, timestamps;
+ * - `libraries/`: every function a rule can call, each declared once for the
+ *   checker and the runtime: the standard library and strings extension
+ *   (run by @bufbuild/cel, with Kubernetes' differences) and the Kubernetes
+ *   libraries (lists, regex, URL, quantity, IP/CIDR, format, optional types);
+ * - `cost/`: the API server's runtime cost and kunion's work budget.
+ * At the top, `rules.ts` (compiling and evaluating a node's rules, in the
+ * server's words), `expression.ts` and `environment.ts`. The folder imports
+ * value, path, findings, names, go, @bufbuild/cel and @bufbuild/re2.
  */
 import { type Finding, finding } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";

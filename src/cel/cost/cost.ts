@@ -2,11 +2,10 @@
  * Runtime cost accounting. @bufbuild/cel has none, so every function is
  * wrapped to charge, before it runs, the cost the API server charges for it
  * (apiserver pkg/cel/library/cost.go `CallCost`, and cel-go's
- * interpreter/runtimecost.go for the standard library), and every
- * comprehension charges per iteration through an injected `@kunion_tick`
- * call. When the limit is reached the meter throws, which unwinds the whole
- * evaluation at once: a runaway rule stops after about `limit` steps, and a
- * call too costly for what is left never starts.
+ * interpreter/runtimecost.go for the standard library); comprehensions charge
+ * per iteration (instrument.ts). When the limit is reached the meter throws,
+ * which unwinds the whole evaluation at once: a runaway rule stops after
+ * about `limit` steps, and a call too costly for what is left never starts.
  *
  * The same charges, plus the size of what a call builds (a replaced or joined
  * string, a concatenation), which the API server's runtime cost leaves out

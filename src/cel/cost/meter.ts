@@ -2,7 +2,8 @@
  * The meters a CEL evaluation charges: the API server's cost (per call and
  * per object, its limits and its words) and kunion's work budget for one
  * document, counted in the same units so that it stops at the same point on
- * every machine. Imports nothing, so that every library can charge work.
+ * every machine. Imports nothing, so that values and libraries alike can
+ * charge work.
  */
 
 /** Per-expression limit (apiserver `PerCallLimit`). */

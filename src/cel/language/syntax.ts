@@ -1,9 +1,8 @@
 /**
- * Syntax the @bufbuild/cel parser lacks, and the AST rewrites around it:
- * optional selection/indexing (`a.?b`, `a[?k]`, rewritten in the source to
- * marker names and then in the AST to internal calls), the `cel.bind` macro,
- * and the cost instrumentation of comprehensions (each loop condition wrapped
- * in `@kunion_tick(cond, weight)`).
+ * Parsing a rule: the syntax the @bufbuild/cel parser lacks, optional
+ * selection/indexing (`a.?b`, `a[?k]`, rewritten in the source to marker
+ * names and then in the AST to internal calls) and the `cel.bind` macro; and
+ * the AST tools the rewrites share (node builders, `walk`, `transform`).
  */
 import { parse } from "@bufbuild/cel";
 import { type Expr, OPT_INDEX, OPT_SELECT } from "./checker.js";

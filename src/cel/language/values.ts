@@ -3,8 +3,9 @@
  * `UnstructuredToVal`), typed by the schema: lazy object/map/list wrappers that
  * convert children only when a rule touches them; objects expose their
  * properties under escaped names; list-type set/map lists compare as sets/maps.
- * Also the base class of the Kubernetes library's own value types, and CEL
- * equality extended to all of them.
+ * Also the map every such value is to @bufbuild/cel (MapView), the base class
+ * of the Kubernetes library's own value types, and CEL equality and list `+`
+ * extended to all of them.
  */
 import { type CelValue, isCelList, isCelMap, isCelType, isCelUint } from "@bufbuild/cel";
 import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";

@@ -1,8 +1,9 @@
 /**
  * CEL optional types (cel-go `OptionalTypes`, enabled by the API server):
  * `optional.of`, `optional.ofNonZeroValue`, `optional.none`, `hasValue`,
- * `value`, `orValue`, `or`, and `x.?f` / `x[?k]` (rewritten by `syntax.ts`
- * into internal calls). `oldSelf` is an optional when `optionalOldSelf` is set.
+ * `value`, `orValue`, `or`, and `x.?f` / `x[?k]` (rewritten by
+ * language/syntax.ts into internal calls). `oldSelf` is an optional when
+ * `optionalOldSelf` is set.
  */
 import { type CelValue, isCelList, isCelMap, isCelUint } from "@bufbuild/cel";
 import { OPT_INDEX, OPT_SELECT } from "../language/checker.js";

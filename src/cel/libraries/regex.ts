@@ -1,8 +1,9 @@
 /**
  * Kubernetes regex library (apiserver/pkg/cel/library/regex.go): `find`,
- * `findAll`, plus a cached `matches`. Matching uses the RE2 program compiled
- * by @bufbuild/re2, run by a Pike VM here for match positions (leftmost-first,
- * Go's semantics; linear time, never backtracking).
+ * `findAll`, and the standard library's `matches`, over one cache of compiled
+ * patterns. Match positions come from the RE2 program @bufbuild/re2 compiles
+ * (private to it: canary.test.ts), run by a Pike VM here (leftmost-first, Go's
+ * semantics; linear time, never backtracking).
  */
 import type { CelValue } from "@bufbuild/cel";
 import { RE2JS } from "@bufbuild/re2";
