@@ -51,7 +51,12 @@ describe("kubernetesVersion 1.36 in .kunion.yaml, through the CLI", () => {
     });
   });
 
-  it("while 1.34's table, which does not have it, does not check its fields", () => {
-    expect(validate("kubernetesVersion: 1.34\n").lines.join("\n")).not.toContain("unknown field");
+  it("while 1.34, which does not serve it, refuses the kind and not its fields", () => {
+    expect(validate("kubernetesVersion: 1.34\n")).toEqual({
+      code: 1,
+      lines: [
+        'p.yaml:1:1: error schema: apiVersion: No schema known: no matches for kind "MutatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1": served from Kubernetes 1.36',
+      ],
+    });
   });
 });
