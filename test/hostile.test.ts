@@ -2,17 +2,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { builtinSchemaFor } from "../src/builtins/index.js";
 import { run } from "../src/cli/main.js";
-import {
-  builtinSchemaFor,
-  fromOpenAPI,
-  type JsonValue,
-  loadWorkspace,
-  normalize,
-  parseGoTypes,
-  validateObjects,
-  validateUnions,
-} from "../src/index.js";
+import { type JsonValue, loadWorkspace, normalize, validateObjects, validateUnions } from "../src/index.js";
+import { fromOpenAPI, parseGoTypes } from "../src/schema/index.js";
 
 function kunion(files: Record<string, string>, ...argv: string[]) {
   const dir = mkdtempSync(join(tmpdir(), "kunion-hostile-"));

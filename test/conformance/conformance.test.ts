@@ -1,15 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import {
-  defaultMemberValue,
-  fromSMDSchema,
-  normalize,
-  type SchemaNode,
-  type Union,
-  type UnionMember,
-  validateUnions,
-} from "../../src/index.js";
+import { normalize, type SchemaNode, validateUnions } from "../../src/index.js";
+import { defaultMemberValue, fromSMDSchema, type Union, type UnionMember } from "../../src/schema/index.js";
 import type { JsonValue } from "../../src/value/index.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: conformance data is checked by the assertions that use it

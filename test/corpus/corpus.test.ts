@@ -2,11 +2,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { indexByIdentity } from "../../src/check/index.js";
 import {
   buildCatalog,
   type Catalog,
   type Finding,
-  indexByIdentity,
   normalizeObjects,
   objectsOf,
   parseSource,

@@ -9,8 +9,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ANNOTATION } from "../../src/convert/index.js";
 import {
-  ANNOTATION,
   convertersFor,
   handleConversionReview,
   type JsonObject,

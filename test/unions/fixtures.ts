@@ -1,4 +1,4 @@
-import type { SchemaNode, Union } from "../../src/index.js";
+import type { SchemaNode, Union } from "../../src/schema/index.js";
 
 /** A discriminated union `type`: A→a, B→b (optional), C→c (a list); `None` selects nothing. */
 export const discriminated: Union = {
