@@ -121,6 +121,34 @@ export const notSupported = (path: FieldPath, badValue: unknown, supported: read
     ...extra,
   });
 
+/** `field.Duplicate`. */
+export const duplicate = (path: FieldPath, badValue: unknown, extra: Extra = {}) =>
+  finding({ type: "FieldValueDuplicate", path, badValue, ...extra });
+
+/** `field.NotFound`: `Not found: "<value>"`. */
+export const notFound = (path: FieldPath, badValue: unknown, extra: Extra = {}) =>
+  finding({ type: "FieldValueNotFound", path, badValue, ...extra });
+
+/** `field.TooLong`: the limit in bytes (the message never prints the value). */
+export const tooLong = (path: FieldPath, badValue: unknown, max: number, extra: Extra = {}) =>
+  finding({
+    type: "FieldValueTooLong",
+    path,
+    badValue,
+    detail: `may not be more than ${max} ${max === 1 ? "byte" : "bytes"}`,
+    ...extra,
+  });
+
+/** `field.TooMany`: the count as the value, the limit in items. */
+export const tooMany = (path: FieldPath, actual: number, max: number, extra: Extra = {}) =>
+  finding({
+    type: "FieldValueTooMany",
+    path,
+    badValue: actual,
+    detail: `must have at most ${max} ${max === 1 ? "item" : "items"}`,
+    ...extra,
+  });
+
 /** An input that could not be read as objects at all (YAML syntax, limits). */
 export const parseError = (detail: string, extra: Extra = {}) =>
   finding({ type: "ParseError", path: [], detail, rule: "parse", ...extra });

@@ -1,4 +1,4 @@
-import { type Finding, invalid, required, type Severity, unknownField } from "../findings/index.js";
+import { type Finding, invalid, required, type Severity, tooLong, unknownField } from "../findings/index.js";
 import {
   byteLength,
   isDNS1035Label,
@@ -11,9 +11,8 @@ import {
   splitApiVersion,
 } from "../names/index.js";
 import { getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
-import { tooLong } from "./keywords/string.js";
 import { invalidType } from "./keywords/type.js";
-import { childLoc, type FormatDecoder, kindOf, type Loc, toPath } from "./types.js";
+import { childLoc, type FormatDecoder, kindOf, type Loc, openAPIPath, toPath } from "./types.js";
 
 /**
  * ObjectMeta and TypeMeta of a resource: at the root (apimachinery's
@@ -135,7 +134,8 @@ export function validateObjectMeta(meta: JsonValue | undefined, loc: Loc, opts: 
       for (const msg of isQualifiedName(k.toLowerCase())) out.push(invalid(path, k, msg));
       size += byteLength(k) + (typeof v === "string" ? byteLength(v) : 0);
     }
-    if (size > totalAnnotationSizeLimit) out.push(tooLong(childLoc(loc, "annotations"), "", totalAnnotationSizeLimit));
+    if (size > totalAnnotationSizeLimit)
+      out.push(tooLong(openAPIPath(childLoc(loc, "annotations")), "", totalAnnotationSizeLimit));
   }
   const finalizers = getKey(m, "finalizers");
   if (Array.isArray(finalizers)) {

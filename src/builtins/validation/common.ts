@@ -8,7 +8,16 @@
  * value of the wrong JSON type never decodes, and the schema reports it, so
  * the readers here return undefined for it and the rules skip it.
  */
-import { type Finding, finding, forbidden, invalid, notSupported, required } from "../../findings/index.js";
+import {
+  duplicate,
+  type Finding,
+  finding,
+  forbidden,
+  invalid,
+  notFound,
+  notSupported,
+  required,
+} from "../../findings/index.js";
 import { isQualifiedName, isValidLabelValue, regexError } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
@@ -171,15 +180,7 @@ export function warningAt(path: FieldPath, text: string, type: Finding["type"] =
   return { ...f, message: `${f.field}: ${text}` };
 }
 
-/** field.Duplicate. */
-export const duplicate = (path: FieldPath, value: unknown): Finding =>
-  finding({ type: "FieldValueDuplicate", path, badValue: value, ...asError });
-
-/** field.NotFound: `Not found: "<value>"`. */
-export const notFound = (path: FieldPath, value: unknown): Finding =>
-  finding({ type: "FieldValueNotFound", path, badValue: value, ...asError });
-
-export { forbidden, invalid, notSupported, required };
+export { duplicate, forbidden, invalid, notFound, notSupported, required };
 
 // ---------------------------------------------------------------------------
 // apimachinery apis/meta/v1/validation: labels and label selectors

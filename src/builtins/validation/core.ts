@@ -5,8 +5,7 @@
  * and the pod-holding kinds (Pod, PodTemplate, ReplicationController), whose
  * pod spec is pod.ts's.
  */
-import type { Finding } from "../../findings/index.js";
-import { finding } from "../../findings/index.js";
+import { type Finding, tooLong } from "../../findings/index.js";
 import { byteLength, isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
@@ -272,9 +271,6 @@ function decodedLength(text: string): number {
   return Math.floor((clean.length * 3) / 4) - padding;
 }
 
-const tooLong = (path: FieldPath): Finding =>
-  finding({ type: "FieldValueTooLong", path, detail: `may not be more than ${maxSize} bytes`, ...asError });
-
 export function validateConfigMap(object: JsonObject): Finding[] {
   const out: Finding[] = [];
   const data = objectAt(object, "data") ?? {};
@@ -290,7 +286,7 @@ export function validateConfigMap(object: JsonObject): Finding[] {
     out.push(...invalidEach(["binaryData", { key }], key, isConfigMapKey(key)));
     if (typeof value === "string") total += decodedLength(value);
   }
-  if (total > maxSize) out.push(tooLong([]));
+  if (total > maxSize) out.push(tooLong([], undefined, maxSize));
   return out;
 }
 
@@ -310,7 +306,7 @@ export function validateSecret(object: JsonObject): Finding[] {
     out.push(...invalidEach(["data", { key }], key, isConfigMapKey(key)));
     total += size;
   }
-  if (total > maxSize) out.push(tooLong(["data"]));
+  if (total > maxSize) out.push(tooLong(["data"], undefined, maxSize));
   const requiredKey = (key: string) => required(["data", { key }], "", asError);
   switch (stringAt(object, "type")) {
     case "kubernetes.io/service-account-token": {

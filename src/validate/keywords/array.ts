@@ -1,7 +1,7 @@
-import { finding, invalid } from "../../findings/index.js";
+import { invalid, tooMany } from "../../findings/index.js";
 import { getKey } from "../../value/index.js";
 import { canonical } from "../canonical.js";
-import { type Check, count, type Keyword, type Loc, nameOf, openAPIPath } from "../types.js";
+import { type Check, count, type Keyword, nameOf, openAPIPath } from "../types.js";
 
 /**
  * `minItems`, `maxItems`, `uniqueItems` (kube-openapi's schemaSliceValidator;
@@ -13,13 +13,8 @@ import { type Check, count, type Keyword, type Loc, nameOf, openAPIPath } from "
  */
 const messages = {
   tooFew: (name: string, min: number) => `${name} in body should have at least ${min} items`,
-  tooMany: (max: number) => `must have at most ${max} ${max === 1 ? "item" : "items"}`,
   duplicates: (name: string) => `${name} in body shouldn't contain duplicates`,
 };
-
-/** apimachinery's field.TooMany, shared with maxProperties. */
-export const tooMany = (loc: Loc | undefined, actual: number, max: number) =>
-  finding({ type: "FieldValueTooMany", path: openAPIPath(loc), badValue: actual, detail: messages.tooMany(max) });
 
 export const arrayKeyword: Keyword = {
   name: "array",
@@ -35,7 +30,7 @@ export const arrayKeyword: Keyword = {
       if (min !== undefined && value.length < min) {
         run.sink.push(invalid(openAPIPath(loc), value.length, messages.tooFew(nameOf(loc), min)));
       }
-      if (max !== undefined && value.length > max) run.sink.push(tooMany(loc, value.length, max));
+      if (max !== undefined && value.length > max) run.sink.push(tooMany(openAPIPath(loc), value.length, max));
       if (unique && value.length > 1) {
         const seen = new Set<string>();
         for (const item of value) {

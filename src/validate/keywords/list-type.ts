@@ -1,4 +1,4 @@
-import { finding, invalid } from "../../findings/index.js";
+import { duplicate, invalid } from "../../findings/index.js";
 import { getKey, hasKey, isObject, type JsonObject, type JsonValue, setKey } from "../../value/index.js";
 import { canonical } from "../canonical.js";
 import { type Check, childLoc, type Keyword, schemaFinding, toPath } from "../types.js";
@@ -15,9 +15,6 @@ import { type Check, childLoc, type Keyword, schemaFinding, toPath } from "../ty
 const messages = {
   notObject: "must be an object for an array of list-type map",
 };
-
-const duplicate = (path: ReturnType<typeof toPath>, value: JsonValue) =>
-  finding({ type: "FieldValueDuplicate", path, badValue: value });
 
 export const listTypeKeyword: Keyword = {
   name: "list-type",

@@ -1,7 +1,6 @@
-import { invalid, required } from "../../findings/index.js";
+import { invalid, required, tooMany } from "../../findings/index.js";
 import { getKey, hasKey, isObject } from "../../value/index.js";
 import { type Check, childLoc, count, type Keyword, nameOf, openAPIPath, schemaFinding } from "../types.js";
-import { tooMany } from "./array.js";
 
 /**
  * `minProperties`/`maxProperties` and `required` (kube-openapi's
@@ -31,7 +30,7 @@ export const sizeKeyword: Keyword = {
         return false;
       }
       if (max !== undefined && n > max) {
-        run.sink.push(tooMany(loc, n, max));
+        run.sink.push(tooMany(openAPIPath(loc), n, max));
         return false;
       }
       return undefined;

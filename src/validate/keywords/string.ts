@@ -1,7 +1,7 @@
 import { RE2JS } from "@bufbuild/re2";
-import { finding, invalid } from "../../findings/index.js";
+import { invalid, tooLong } from "../../findings/index.js";
 import { getKey } from "../../value/index.js";
-import { type Check, count, type Keyword, type Loc, nameOf, openAPIPath } from "../types.js";
+import { type Check, count, type Keyword, nameOf, openAPIPath } from "../types.js";
 
 /**
  * `maxLength`, `minLength` (Unicode code points, as Go's utf8.RuneCount) and
@@ -13,7 +13,6 @@ import { type Check, count, type Keyword, type Loc, nameOf, openAPIPath } from "
  *   spec.x: Invalid value: "abc": spec.x in body should match '^[0-9]+$'
  */
 const messages = {
-  tooLong: (max: number) => `may not be more than ${max} ${max === 1 ? "byte" : "bytes"}`,
   tooShort: (name: string, min: number) => `${name} in body should be at least ${min} chars long`,
   pattern: (name: string, pattern: string) => `${name} in body should match '${pattern}'`,
 };
@@ -66,9 +65,6 @@ function codePoints(s: string, limit: number): number {
   return n;
 }
 
-export const tooLong = (loc: Loc | undefined, value: unknown, max: number) =>
-  finding({ type: "FieldValueTooLong", path: openAPIPath(loc), badValue: value, detail: messages.tooLong(max) });
-
 export const stringKeyword: Keyword = {
   name: "string",
   keywords: ["maxLength", "minLength", "pattern"],
@@ -95,7 +91,7 @@ export const stringKeyword: Keyword = {
       if (typeof value !== "string") return undefined;
       // UTF-16 length bounds the code point count from above, so short strings skip counting.
       if (max !== undefined && value.length > max && codePoints(value, max) > max) {
-        run.sink.push(tooLong(loc, value, max));
+        run.sink.push(tooLong(openAPIPath(loc), value, max));
       } else if (min !== undefined && min > 0 && codePoints(value, min) < min) {
         run.sink.push(invalid(openAPIPath(loc), value, messages.tooShort(nameOf(loc), min)));
       } else if (re && !matches(re, value)) {
