@@ -30,7 +30,20 @@ const post = <Request, Answer>(summary: string, request: Request, answer: Answer
     responses: { "200": { description: "The answer", content: { "application/json": { schema: answer } } }, ...errors },
   },
 });
-const list = (items: unknown) => ({ type: "array", items });
+const list = <Items>(items: Items) => ({ type: "array", items });
+/** The answer to a review: its apiVersion and kind as the request's, a response in place of the request. */
+const answerTo = <Review extends { properties: { apiVersion: unknown; kind: unknown } }, Response>(
+  review: Review,
+  response: Response,
+) => ({
+  type: "object",
+  required: ["apiVersion", "kind", "response"],
+  properties: {
+    apiVersion: review.properties.apiVersion,
+    kind: review.properties.kind,
+    response: { type: "object", properties: response },
+  },
+});
 const string = { type: "string" };
 
 export const openapi = {
@@ -123,43 +136,19 @@ export const openapi = {
         required: ["op", "path", "pointer"],
         properties: { op: { enum: ["clear", "set", "restore"] }, path: string, pointer: string, value: {} },
       },
-      /** The answer to a ConversionReview: the review with its response. */
-      ConversionReview: {
-        type: "object",
-        required: ["apiVersion", "kind", "response"],
-        properties: {
-          apiVersion: { enum: ["apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"] },
-          kind: { const: "ConversionReview" },
-          response: {
-            type: "object",
-            properties: {
-              uid: string,
-              convertedObjects: list(object),
-              result: { type: "object", properties: { status: { enum: ["Success", "Failure"] }, message: string } },
-            },
-          },
-        },
-      },
-      /** The answer to an AdmissionReview: the review with its response. */
-      AdmissionReview: {
-        type: "object",
-        required: ["apiVersion", "kind", "response"],
-        properties: {
-          apiVersion: { enum: ["admission.k8s.io/v1", "admission.k8s.io/v1beta1"] },
-          kind: { const: "AdmissionReview" },
-          response: {
-            type: "object",
-            properties: {
-              uid: string,
-              allowed: { type: "boolean" },
-              patchType: { const: "JSONPatch" },
-              patch: { type: "string", contentEncoding: "base64" },
-              warnings: list(string),
-              status: ref("Status"),
-            },
-          },
-        },
-      },
+      ConversionReview: answerTo(requests.conversionReviewSchema, {
+        uid: string,
+        convertedObjects: list(object),
+        result: { type: "object", properties: { status: { enum: ["Success", "Failure"] }, message: string } },
+      }),
+      AdmissionReview: answerTo(requests.admissionReviewSchema, {
+        uid: string,
+        allowed: { type: "boolean" },
+        patchType: { const: "JSONPatch" },
+        patch: { type: "string", contentEncoding: "base64" },
+        warnings: list(string),
+        status: ref("Status"),
+      }),
       /** A denial in the API server's form: one cause per finding. */
       Status: {
         type: "object",

@@ -77,48 +77,48 @@ export const convertRequestSchema = {
   },
 } as const;
 
+/** The envelope of the API server's reviews: their apiVersions, their kind, and the request. */
+const review = <const Kind extends string, const Versions extends readonly string[], const Request>(
+  kind: Kind,
+  apiVersions: Versions,
+  request: Request,
+) =>
+  ({
+    type: "object",
+    required: ["apiVersion", "kind", "request"],
+    properties: { apiVersion: { enum: apiVersions }, kind: { const: kind }, request },
+  }) as const;
+
 /**
  * `POST /v1/convert`, the webhook form: the envelope of a ConversionReview.
  * The request itself is read by handleConversionReview, which names the field at fault.
  */
 export const conversionReviewSchema = {
   $id: "https://kunion.dev/schemas/requests/conversion-review.json",
-  type: "object",
-  required: ["apiVersion", "kind", "request"],
-  properties: {
-    apiVersion: { enum: ["apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"] },
-    kind: { const: "ConversionReview" },
-    request: {
-      type: "object",
-      description: "{uid, desiredAPIVersion, objects}: read by the handler, which names the field at fault.",
-    },
-  },
+  ...review("ConversionReview", ["apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"], {
+    type: "object",
+    description: "{uid, desiredAPIVersion, objects}: read by the handler, which names the field at fault.",
+  }),
 } as const;
 
 /** `POST /v1/admit`: an AdmissionReview (admission.k8s.io/v1) as the API server sends it. */
 export const admissionReviewSchema = {
   $id: "https://kunion.dev/schemas/requests/admission-review.json",
-  type: "object",
-  required: ["apiVersion", "kind", "request"],
-  properties: {
-    apiVersion: { enum: ["admission.k8s.io/v1", "admission.k8s.io/v1beta1"] },
-    kind: { const: "AdmissionReview" },
-    request: {
-      type: "object",
-      required: ["uid", "operation"],
-      properties: {
-        uid: { type: "string", pattern: "." },
-        kind: {
-          type: "object",
-          properties: { group: { type: "string" }, version: { type: "string" }, kind: { type: "string" } },
-        },
-        operation: { enum: ["CREATE", "UPDATE", "DELETE", "CONNECT"] },
-        object: objectOrNull,
-        oldObject: objectOrNull,
-        dryRun: { type: "boolean" },
+  ...review("AdmissionReview", ["admission.k8s.io/v1", "admission.k8s.io/v1beta1"], {
+    type: "object",
+    required: ["uid", "operation"],
+    properties: {
+      uid: { type: "string", pattern: "." },
+      kind: {
+        type: "object",
+        properties: { group: { type: "string" }, version: { type: "string" }, kind: { type: "string" } },
       },
+      operation: { enum: ["CREATE", "UPDATE", "DELETE", "CONNECT"] },
+      object: objectOrNull,
+      oldObject: objectOrNull,
+      dryRun: { type: "boolean" },
     },
-  },
+  }),
 } as const;
 
 /** `POST /v1/crd-diff`: `{old, new}`, each a CRD object or YAML text. */

@@ -342,49 +342,33 @@ describe("bad input", () => {
     ["malformed JSON", "/v1/validate", '{"object": {', "application/json", 400, "body"],
     ["malformed YAML", "/v1/admit", "request: {uid: [\n", "application/yaml", 400, "body"],
     ["wrong content type", "/v1/convert", "<xml/>", "application/xml", 415, "Content-Type"],
-    [
-      "the wrong shape: objects not a list",
-      "/v1/validate",
-      '{"objects": {"a": 1}}',
-      "application/json",
-      400,
-      "objects",
-    ],
-    ["the wrong shape: neither object nor objects", "/v1/validate", "{}", "application/json", 400, "object"],
-    [
-      "an unknown request field",
-      "/v1/normalize",
-      '{"object": {}, "olObject": {}}',
-      "application/json",
-      400,
-      "olObject",
-    ],
-    ["a wrong type deep in a list", "/v1/validate", '{"objects": [{}, 3]}', "application/json", 400, "objects[1]"],
-    ["crd-diff without new", "/v1/crd-diff", '{"old": "a: 1"}', "application/json", 400, "new"],
-    [
-      "an ad-hoc conversion without objects",
-      "/v1/convert",
-      '{"conversion": {}, "desiredAPIVersion": "v2"}',
-      "application/json",
-      400,
-      "objects",
-    ],
-    [
-      "an admission review with an unknown operation",
-      "/v1/admit",
-      JSON.stringify(admissionReview("PATCH", live)),
-      "application/json",
-      400,
-      "request.operation",
-    ],
   ])("%s", async (_name, path, body, type, status, field) => {
     const res = await post(path, body, type);
     expect(res.status).toBe(status);
-    const answer = await json(res);
-    expect(answer.field).toBe(field);
-    expect(typeof answer.error).toBe("string");
-    expect(JSON.stringify(answer)).not.toMatch(/at .*\.(ts|js):\d+/); // no stack trace
+    expect(await answered(res)).toBe(field);
   });
+
+  it.each([
+    ["objects not a list", "/v1/validate", { objects: { a: 1 } }, "objects"],
+    ["neither object nor objects", "/v1/validate", {}, "object"],
+    ["an unknown request field", "/v1/normalize", { object: {}, olObject: {} }, "olObject"],
+    ["a wrong type deep in a list", "/v1/validate", { objects: [{}, 3] }, "objects[1]"],
+    ["crd-diff without new", "/v1/crd-diff", { old: "a: 1" }, "new"],
+    ["an ad-hoc conversion without objects", "/v1/convert", { conversion: {}, desiredAPIVersion: "v2" }, "objects"],
+    ["an admission review with an unknown operation", "/v1/admit", admissionReview("PATCH", live), "request.operation"],
+  ])("the wrong shape, %s: a 400 naming the field", async (_name, path, body, field) => {
+    const res = await post(path, body);
+    expect(res.status).toBe(400);
+    expect(await answered(res)).toBe(field);
+  });
+
+  /** The field an error answer names; its message a string, with no stack trace. */
+  async function answered(res: Response): Promise<string> {
+    const answer = await json(res);
+    expect(typeof answer.error).toBe("string");
+    expect(JSON.stringify(answer)).not.toMatch(/at .*\.(ts|js):\d+/);
+    return answer.field;
+  }
 
   it("a 4 MiB body is a 413", async () => {
     const res = await post("/v1/validate", JSON.stringify({ object: { pad: "x".repeat(4 * 1024 * 1024) } }));
