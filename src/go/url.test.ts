@@ -49,11 +49,16 @@ describe("url.ParseRequestURI (parseRequestURLTests)", () => {
     );
   });
   it("accepts only what url.Parse also accepts", () => {
+    // Without a scheme, a request URI's leading `//` starts a path (Go parses an authority only for
+    // Parse), so `// ` is a valid request path and an invalid host: those inputs are left out.
     fc.assert(
       fc.property(fc.stringMatching(/^[a-z:/?#%@[\]0-9. ]{0,16}$/), (s) => {
-        if (!(parseRequestURI(s) instanceof GoError) && !s.includes("#")) expect(parse(s)).not.toBeInstanceOf(GoError);
+        if (!(parseRequestURI(s) instanceof GoError) && !s.includes("#") && !s.startsWith("//"))
+          expect(parse(s)).not.toBeInstanceOf(GoError);
       }),
     );
+    expect(parseRequestURI("// ")).toMatchObject({ host: "", path: "// " });
+    expect((parse("// ") as GoError).message).toBe('parse "// ": invalid character " " in host name');
   });
 });
 
