@@ -1,3 +1,4 @@
+/** The app with a CRD deployed from inline text: normalize against an old object, validate a YAML body. */
 import { describe, expect, it } from "vitest";
 import { createApp } from "./app.js";
 
