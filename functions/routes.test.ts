@@ -315,19 +315,104 @@ describe("POST /v1/validate: the Kubernetes release", () => {
 
 describe("POST /v1/crd-diff", () => {
   const crdText = text("examples/crds/backups.kunion.dev.yaml");
-  it("finds a removed version, from YAML text and from an object", async () => {
-    const crd = parse(crdText);
-    const next = structuredClone(crd);
-    next.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.destination.properties.type.enum = ["S3"];
-    const res = await post("/v1/crd-diff", { old: crdText, new: next });
+  const crd = parse(crdText);
+  /** The CRD with the PVC destination gone: its enum value (line 41) and its property (line 51, under `destination:` on line 35). */
+  const nextText = crdText
+    .replace("enum: [S3, GCS, PVC, Disabled]", "enum: [S3, GCS, Disabled]")
+    .replace(/ {20}pvc:\n.*\n.*\n.*claimName.*\n/, "");
+  const next = parse(nextText);
+  const lineOf = (body: string, needle: string) => body.split("\n").findIndex((l) => l.includes(needle)) + 1;
+  const brief = (findings: Record<string, unknown>[]) =>
+    findings.map(({ rule, field, file, line, column, oldFile, oldLine }) => ({
+      rule,
+      field,
+      file,
+      line,
+      column,
+      oldFile,
+      oldLine,
+    }));
+
+  it("two texts: findings on their lines in the texts sent, a removal also in the old one", async () => {
+    const res = await post("/v1/crd-diff", { old: crdText, new: nextText });
     expect(res.status).toBe(200);
     const { findings } = await json(res);
-    expect(findings.length).toBeGreaterThan(0);
-    expect(findings[0]).toMatchObject({ severity: "error", file: "new" });
+    expect(brief(findings)).toEqual([
+      {
+        rule: "field-removed",
+        field: "v1 spec.destination.pvc",
+        file: "new",
+        line: 35,
+        column: 17,
+        oldFile: "old",
+        oldLine: 51,
+      },
+      { rule: "enum-restricted", field: "v1 spec.destination.type", file: "new", line: 41, column: 23 },
+    ]);
+    expect(findings[1]).toMatchObject({ severity: "error", oldValue: ["S3", "GCS", "PVC", "Disabled"] });
+    // The text's own comments are read: an allowed change stays, as a notice.
+    const allowed = nextText.replace(
+      "enum: [S3, GCS, Disabled]",
+      "$& # kunion:allow enum-restricted PVC was never released",
+    );
+    const accepted = (await json(await post("/v1/crd-diff", { old: crdText, new: allowed }))).findings[1];
+    expect(accepted).toMatchObject({ rule: "enum-restricted", severity: "notice", line: 41 });
+    expect(accepted.message).toMatch(/\(allowed: PVC was never released\)$/);
+  });
+
+  it("CRDs sent as JSON objects have fields, not lines: no line is made up for them", async () => {
+    const { findings } = await json(await post("/v1/crd-diff", { old: crd, new: next }));
+    expect(brief(findings)).toEqual([
+      { rule: "field-removed", field: "v1 spec.destination.pvc", file: "new", oldFile: "old" },
+      { rule: "enum-restricted", field: "v1 spec.destination.type", file: "new" },
+    ]);
+    // Each side on its own: the text keeps its lines, the object has none.
+    const mixed = await json(await post("/v1/crd-diff", { old: crdText, new: next }));
+    expect(brief(mixed.findings)[0]).toEqual({
+      rule: "field-removed",
+      field: "v1 spec.destination.pvc",
+      file: "new",
+      oldFile: "old",
+      oldLine: 51,
+    });
+    const other = await json(await post("/v1/crd-diff", { old: crd, new: nextText }));
+    expect(brief(other.findings)[1]).toEqual({
+      rule: "enum-restricted",
+      field: "v1 spec.destination.type",
+      file: "new",
+      line: 41,
+      column: 23,
+    });
+  });
+
+  it("CRDs as objects of a YAML body: findings on their lines in the body", async () => {
+    const indent = (t: string) => t.replace(/^(?=.)/gm, "  ");
+    const body = `old:\n${indent(crdText)}new:\n${indent(nextText)}`;
+    const { findings } = await json(await post("/v1/crd-diff", body, "application/yaml"));
+    const newStart = lineOf(body, "new:");
+    expect(brief(findings)).toEqual([
+      {
+        rule: "field-removed",
+        field: "v1 spec.destination.pvc",
+        file: "new",
+        line: newStart + 35,
+        column: 19,
+        oldFile: "old",
+        oldLine: 1 + 51,
+      },
+      {
+        rule: "enum-restricted",
+        field: "v1 spec.destination.type",
+        file: "new",
+        line: lineOf(body, "enum: [S3, GCS, Disabled]"),
+        column: 25,
+      },
+    ]);
   });
 
   it("no change, no findings", async () => {
     expect(await json(await post("/v1/crd-diff", { old: crdText, new: crdText }))).toEqual({ findings: [] });
+    expect(await json(await post("/v1/crd-diff", { old: crd, new: crdText }))).toEqual({ findings: [] });
   });
 
   it("text that is not YAML is a 422 naming the field", async () => {
