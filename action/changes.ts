@@ -116,13 +116,13 @@ export async function collect(inputs: Inputs, config: KunionConfig, ctx: RunCont
     candidates = found.candidates;
     base = found.base;
   } else {
-    candidates = allFiles(root, globs);
+    base = wanted !== "" ? resolveCommit(root, wanted) : undefined;
+    candidates = allFiles(root, globs, base);
     if (inputs.changedOnly) {
       candidates.notes.push(
         "no base commit to compare with (no pull request, no previous commit): every file is checked",
       );
     }
-    base = wanted !== "" ? resolveCommit(root, wanted) : undefined;
   }
   const ignore = config.ignore ?? [];
   const selection = selectFiles(root, candidates.changes, { globs, ignore, base });

@@ -10,12 +10,13 @@ import { lstatSync, readlinkSync } from "node:fs";
 import { join, matchesGlob } from "node:path";
 import type { ChangedFile, Finding, KunionConfig, TextFile } from "../index.js";
 import { fileProblem, globInside, isKubernetesFileName, maxFileBytes, readInside } from "./files.js";
-import { blobsAt, type ChangedPath, objectFormat, readAt, workTreeFiles } from "./git.js";
+import { blobsAt, type ChangedPath, objectFormat, readBlobs, workTreeFiles } from "./git.js";
 
+/** The changed files, each with its blob at the base when there is one (a base text is read by its blob id). */
 export interface Candidates {
   changes: ChangedPath[];
-  /** Paths of the base that are gone. */
-  deleted: string[];
+  /** Files of the base that are gone. */
+  deleted: ChangedPath[];
   notes: string[];
 }
 
@@ -47,17 +48,21 @@ export function workTreeChanges(root: string, base: string): Candidates {
     const id = workTreeBlob(root, path, blob);
     if (id === null) continue; // gone from the work tree
     present.add(path);
-    if (id !== before.get(path)) changes.push({ path });
+    const baseBlob = before.get(path);
+    if (id !== baseBlob) changes.push({ path, baseBlob });
   }
   const deleted = [...before.keys()].filter((p) => isKubernetesFileName(p) && !present.has(p));
   // A file moved unchanged is a rename: its checks pair the old path with the new.
   const byBlob = new Map(deleted.map((p) => [before.get(p), p]));
   for (const c of changes) {
     const from = before.has(c.path) ? undefined : byBlob.get(workTreeBlob(root, c.path, blob) ?? "");
-    if (from !== undefined) c.from = from;
+    if (from === undefined) continue;
+    c.from = from;
+    c.baseBlob = before.get(from);
   }
   const renamed = new Set(changes.flatMap((c) => (c.from ? [c.from] : [])));
-  return { changes, deleted: deleted.filter((p) => !renamed.has(p)), notes: [] };
+  const gone = deleted.filter((p) => !renamed.has(p)).map((path) => ({ path, baseBlob: before.get(path) }));
+  return { changes, deleted: gone, notes: [] };
 }
 
 function blobHasher(algorithm: "sha1" | "sha256") {
@@ -78,15 +83,17 @@ function workTreeBlob(root: string, path: string, blob: (b: Buffer) => string): 
   return read && "bytes" in read ? blob(read.bytes) : undefined;
 }
 
-/** Every file the globs match, or every tracked YAML and JSON file: `changed-only: false`. */
-export function allFiles(root: string, globs: readonly string[]): Candidates {
+/** Every file the globs match, or every tracked YAML and JSON file: `changed-only: false`; with their blobs at `base`. */
+export function allFiles(root: string, globs: readonly string[], base?: string): Candidates {
   const paths = globs.length > 0 ? globInside(root, globs).paths : workTreeFiles(root);
-  return { changes: paths.map((path) => ({ path })), deleted: [], notes: [] };
+  const before = base === undefined ? new Map<string, string>() : blobsAt(root, base);
+  return { changes: paths.map((path) => ({ path, baseBlob: before.get(path) })), deleted: [], notes: [] };
 }
 
 /**
  * The Kubernetes files among the candidates, read from the work tree (never
- * through a link, never outside it), each with its text at `base`.
+ * through a link, never outside it), each with its text at `base` (read by
+ * its blob id there; none without a base).
  */
 export function selectFiles(
   root: string,
@@ -118,16 +125,13 @@ export function selectFiles(
     if (!matched(c.path) && !/apiVersion|\0/.test(read.text)) continue;
     now.push({ change: c, text: read.text });
   }
-  const before = options.base
-    ? readAt(
-        root,
-        options.base,
-        now.map((n) => n.change.from ?? n.change.path),
-        maxFileBytes,
-      )
-    : new Map<string, Buffer | undefined>();
+  const before = baseTexts(
+    root,
+    options.base,
+    now.map((n) => n.change),
+  );
   const changed = now.map(({ change, text }): ChangedFile => {
-    const old = before.get(change.from ?? change.path);
+    const old = change.baseBlob === undefined ? undefined : before.get(change.baseBlob);
     return old === undefined
       ? { path: change.path, after: text }
       : { path: change.path, before: old.toString("utf8"), after: text };
@@ -135,17 +139,24 @@ export function selectFiles(
   return { changed, problems, notes };
 }
 
+/** The texts of the base's blobs of some files, by blob id: none without a base. */
+function baseTexts(root: string, base: string | undefined, files: readonly ChangedPath[]) {
+  const ids = files.flatMap((f) => (f.baseBlob === undefined ? [] : [f.baseBlob]));
+  return base === undefined ? new Map<string, Buffer | undefined>() : readBlobs(root, ids, maxFileBytes);
+}
+
 /** The deleted Kubernetes files (not ignored) with their text at the base. */
 export function deletedFiles(
   root: string,
-  paths: readonly string[],
+  deleted: readonly ChangedPath[],
   options: { ignore: readonly string[]; base?: string },
 ): TextFile[] {
-  const wanted = paths.filter((p) => isKubernetesFileName(p) && !options.ignore.some((g) => matchesGlob(p, g)));
-  if (options.base === undefined || wanted.length === 0) return [];
-  const read = readAt(root, options.base, wanted, maxFileBytes);
-  return wanted.flatMap((path) => {
-    const bytes = read.get(path);
+  const wanted = deleted.filter(
+    (f) => isKubernetesFileName(f.path) && !options.ignore.some((g) => matchesGlob(f.path, g)),
+  );
+  const read = baseTexts(root, options.base, wanted);
+  return wanted.flatMap(({ path, baseBlob }) => {
+    const bytes = baseBlob === undefined ? undefined : read.get(baseBlob);
     return bytes === undefined ? [] : [{ path, text: bytes.toString("utf8") }];
   });
 }

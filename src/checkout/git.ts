@@ -92,25 +92,28 @@ export function topLevel(cwd: string): string {
   return text(cwd, ["rev-parse", "--show-toplevel"]).trim();
 }
 
-/** A file a change added, modified or renamed, by its path (its text is read later). */
+/** A file a change added, modified, renamed or deleted, by its path (its texts are read later). */
 export interface ChangedPath {
   path: string;
   /** The path at the base when the file was renamed. */
   from?: string;
+  /** Its blob at the base (git's object id), by which its text there is read; absent when the base has none. */
+  baseBlob?: string;
 }
 
 /**
- * Files added, modified, renamed and deleted between two commits: from the
- * merge base (`base...head`); when a shallow checkout has no merge base,
- * straight from `base` (right for the merge commit actions/checkout makes).
+ * Files added, modified, renamed and deleted between two commits, with
+ * their blobs at the base: from the merge base (`base...head`); when a
+ * shallow checkout has no merge base, straight from `base` (right for the
+ * merge commit actions/checkout makes).
  */
 export function changedBetween(
   cwd: string,
   base: string,
   head: string,
-): { changes: ChangedPath[]; deleted: string[]; note?: string } {
+): { changes: ChangedPath[]; deleted: ChangedPath[]; note?: string } {
   const diff = (range: string[]) =>
-    text(cwd, ["diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", ...range, "--"]);
+    text(cwd, ["diff", "--raw", "-z", "--no-abbrev", "-M", "--no-ext-diff", "--no-textconv", ...range, "--"]);
   let out: string;
   let note: string | undefined;
   try {
@@ -119,17 +122,20 @@ export function changedBetween(
     out = diff([base, head]);
     note = `no merge base with ${base.slice(0, 12)} (${(e as Error).message.split(": ").pop()}): compared with it directly`;
   }
+  // Each entry: ":<old mode> <new mode> <old blob> <new blob> <status>", then its path (a rename's or copy's two).
   const tokens = out.split("\0");
   const changes: ChangedPath[] = [];
-  const deleted: string[] = [];
+  const deleted: ChangedPath[] = [];
   for (let i = 0; i < tokens.length; ) {
-    const status = tokens[i++] ?? "";
+    const [, , old = "", , status = ""] = (tokens[i++] ?? "").split(" ");
     if (status === "") continue;
+    // An added file's old blob is all zeros.
+    const baseBlob = /^0+$/.test(old) ? undefined : old;
     if (status.startsWith("R") || status.startsWith("C")) {
       const from = tokens[i++] ?? "";
-      changes.push({ path: tokens[i++] ?? "", from });
-    } else if (status === "D") deleted.push(tokens[i++] ?? "");
-    else changes.push({ path: tokens[i++] ?? "" });
+      changes.push({ path: tokens[i++] ?? "", from, baseBlob });
+    } else if (status === "D") deleted.push({ path: tokens[i++] ?? "", baseBlob });
+    else changes.push({ path: tokens[i++] ?? "", baseBlob });
   }
   return { changes, deleted, note };
 }
@@ -158,6 +164,8 @@ export function objectFormat(cwd: string): "sha1" | "sha256" {
 /**
  * The content of paths at a revision in one `git cat-file --batch` call:
  * undefined for a path the revision does not have (or larger than `maxBytes`).
+ * Each path is looked up through the revision's trees, so a file of a large
+ * folder costs a walk of that folder: blobs named by id (readBlobs) do not.
  */
 export function readAt(
   cwd: string,
@@ -177,21 +185,42 @@ export function readAt(
     }
   }
   const asked = paths.filter((p) => !p.includes("\n"));
-  if (asked.length === 0) return out;
-  const data = git(cwd, ["cat-file", "--batch"], asked.map((p) => `${rev}:${p}\n`).join(""));
+  const read = catFileBatch(
+    cwd,
+    asked.map((p) => `${rev}:${p}`),
+    maxBytes,
+  );
+  asked.forEach((path, i) => {
+    out.set(path, read[i]);
+  });
+  return out;
+}
+
+/** Blobs by their ids, in one `git cat-file --batch` call: undefined for one missing, not a blob, or larger than `maxBytes`. */
+export function readBlobs(cwd: string, ids: readonly string[], maxBytes: number): Map<string, Buffer | undefined> {
+  const asked = [...new Set(ids)];
+  const read = catFileBatch(cwd, asked, maxBytes);
+  return new Map(asked.map((id, i) => [id, read[i]]));
+}
+
+/** `git cat-file --batch` over object names (one a line, none holding a newline), in their order. */
+function catFileBatch(cwd: string, names: readonly string[], maxBytes: number): (Buffer | undefined)[] {
+  if (names.length === 0) return [];
+  const data = git(cwd, ["cat-file", "--batch"], names.map((n) => `${n}\n`).join(""));
+  const out: (Buffer | undefined)[] = [];
   let at = 0;
-  for (const path of asked) {
+  for (const _ of names) {
     const eol = data.indexOf(10, at);
     if (eol < 0) break;
     const header = data.subarray(at, eol).toString("utf8");
     at = eol + 1;
     const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
     if (!m) {
-      out.set(path, undefined); // missing, ambiguous
+      out.push(undefined); // missing, ambiguous
       continue;
     }
     const size = Number(m[2]);
-    out.set(path, m[1] === "blob" && size <= maxBytes ? data.subarray(at, at + size) : undefined);
+    out.push(m[1] === "blob" && size <= maxBytes ? data.subarray(at, at + size) : undefined);
     at += size + 1;
   }
   return out;
