@@ -4,33 +4,57 @@ import { type Finding, invalid, notSupported, required, unknownField } from "../
 import type { FieldPath } from "../path/index.js";
 import { locateFinding, type SourceDocument } from "../source/index.js";
 import { clone, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
-import { showPath } from "./paths.js";
+import { copyForWriting, showPath } from "./paths.js";
 import { type CompiledRule, makeContext, RULES } from "./rules/index.js";
 import { schemaHasPath } from "./schema.js";
-import type { Conversion, SpokeConversion } from "./types.js";
+import type { Conversion, DataPath, SpokeConversion } from "./types.js";
 
 export const CONVERSION_API_VERSION = "kunion.dev/v1alpha1";
 const rule = { rule: "conversion" } as const;
 
-/** Spokes that copy their input before their rules edit the copy: the engine need not copy it for them. */
-const copying = new WeakSet<SpokeConversion>();
-export const copiesItsInput = (spoke: SpokeConversion): boolean => copying.has(spoke);
+/** A declared spoke's rules and every path they write (see RuleContext.path). */
+interface DeclaredRules {
+  rules: readonly CompiledRule[];
+  written: readonly DataPath[];
+}
+const declared = new WeakMap<SpokeConversion, DeclaredRules>();
 
-/** Rules applied in order toward the hub, in reverse order away from it; `self` in CEL is the step's input. */
-export function declaredSpoke(rules: readonly CompiledRule[]): SpokeConversion {
+function applyRules({ rules }: DeclaredRules, toHub: boolean, work: JsonObject, source: JsonObject): JsonObject {
+  if (toHub) for (const r of rules) r.toHub(work, source);
+  else for (let i = rules.length - 1; i >= 0; i--) (rules[i] as CompiledRule).fromHub(work, source);
+  return work;
+}
+
+/**
+ * For the engine: a declared spoke's conversion of `obj` on a copy made only where its rules, and then the
+ * engine at `alsoWritten`, write; the rest of the result is shared with `obj`. Undefined when the spoke is not
+ * a declared one (its functions may write anywhere).
+ */
+export function convertSharing(
+  spoke: SpokeConversion,
+  toHub: boolean,
+  obj: JsonObject,
+  alsoWritten: readonly DataPath[],
+): JsonObject | undefined {
+  const d = declared.get(spoke);
+  if (d === undefined) return undefined;
+  return applyRules(d, toHub, copyForWriting(obj, [...d.written, ...alsoWritten]), obj);
+}
+
+/** Spokes that copy their input before their rules edit the copy: the engine need not copy it for them. */
+export const copiesItsInput = (spoke: SpokeConversion): boolean => declared.has(spoke);
+
+/**
+ * Rules applied in order toward the hub, in reverse order away from it, to a copy of the input; `self` in CEL
+ * is the step's input. `written`: every path the rules write.
+ */
+export function declaredSpoke(rules: readonly CompiledRule[], written: readonly DataPath[]): SpokeConversion {
+  const d: DeclaredRules = { rules, written };
   const spoke: SpokeConversion = {
-    toHub(obj) {
-      const w = clone(obj);
-      for (const r of rules) r.toHub(w, obj);
-      return w;
-    },
-    fromHub(obj) {
-      const w = clone(obj);
-      for (let i = rules.length - 1; i >= 0; i--) (rules[i] as CompiledRule).fromHub(w, obj);
-      return w;
-    },
+    toHub: (obj) => applyRules(d, true, clone(obj), obj),
+    fromHub: (obj) => applyRules(d, false, clone(obj), obj),
   };
-  copying.add(spoke);
+  declared.set(spoke, d);
   return spoke;
 }
 
@@ -128,6 +152,7 @@ export function readConversion(doc: SourceDocument, crd?: Crd): { conversion?: C
       continue;
     }
     const compiled: CompiledRule[] = [];
+    const written: DataPath[] = [];
     e.rules.forEach((raw, i) => {
       const at: FieldPath = [...e.at, i];
       if (!isObject(raw) || Object.keys(raw).length !== 1) {
@@ -172,9 +197,12 @@ export function readConversion(doc: SourceDocument, crd?: Crd): { conversion?: C
           for (const v of missing)
             place(invalid([...argsAt, np.key], showPath(np.path), `no such field in the schema of version ${v}`, rule));
         }
-      if (c !== undefined && ok) compiled.push(c);
+      if (c !== undefined && ok) {
+        compiled.push(c);
+        for (const np of ctx.paths) written.push(np.path);
+      }
     });
-    spokes.set(e.version, declaredSpoke(compiled));
+    spokes.set(e.version, declaredSpoke(compiled, written));
   }
   if (findings.some((f) => f.severity === "error")) return { findings };
   return { conversion: { group, kind, hub, spokes, ...(crd === undefined ? {} : { crd }) }, findings };

@@ -21,7 +21,7 @@ import {
   setKey,
   shallowCopy,
 } from "../value/index.js";
-import { copiesItsInput } from "./declaration.js";
+import { convertSharing, copiesItsInput } from "./declaration.js";
 import {
   ANNOTATION,
   ANNOTATIONS_LIMIT,
@@ -34,7 +34,7 @@ import {
 } from "./losslessness.js";
 import { showPath } from "./paths.js";
 import { prune } from "./schema.js";
-import { type Conversion, ConvertError, type SpokeConversion } from "./types.js";
+import { type Conversion, ConvertError, type DataPath, type SpokeConversion } from "./types.js";
 
 export function versionsOf(c: Conversion): string[] {
   return [c.hub, ...[...c.spokes.keys()].filter((v) => v !== c.hub)];
@@ -84,17 +84,18 @@ function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion)
     );
   if (av === toApiVersion) return object;
   let cur = object;
-  if (from.version !== c.hub) cur = step(cur, from.version, c.hub, c, who);
-  if (to.version !== c.hub) cur = step(cur, c.hub, to.version, c, who);
+  if (from.version !== c.hub) cur = step(cur, from.version, c.hub, c, who, to.version === c.hub);
+  if (to.version !== c.hub) cur = step(cur, c.hub, to.version, c, who, true);
   return cur;
 }
 
 const schemaOf = (c: Conversion, version: string) => c.crd?.versions.find((v) => v.name === version)?.openAPIV3Schema;
 
 /**
- * One direction of a spoke over `input`, which it must not change: a declared spoke works on a copy of its own;
- * any other (defineConversion's functions) is given a copy, so a function that edits its argument in place
- * cannot touch the input.
+ * One direction of a spoke over `input`, which it must not change. `shared`: the result may share with `input`
+ * what neither the rules nor the engine, at these paths, write (only a declared spoke's result can); otherwise
+ * it is a whole copy: a declared spoke makes its own, any other (defineConversion's functions) is given one, so
+ * a function that edits its argument in place cannot touch the input.
  */
 function run(
   spoke: SpokeConversion,
@@ -103,15 +104,20 @@ function run(
   apiVersion: string,
   c: Conversion,
   version: string,
+  shared?: readonly DataPath[],
 ): JsonObject {
-  const arg = copiesItsInput(spoke) ? input : clone(input);
-  const out = toHub ? spoke.toHub(arg) : spoke.fromHub(arg);
+  let out = shared === undefined ? undefined : convertSharing(spoke, toHub, input, shared);
+  if (out === undefined) {
+    const arg = copiesItsInput(spoke) ? input : clone(input);
+    out = toHub ? spoke.toHub(arg) : spoke.fromHub(arg);
+  }
   if (!isObject(out)) throw new ConvertError([], "the conversion did not return an object");
   setKey(out, "apiVersion", apiVersion);
   const schema = schemaOf(c, version);
-  if (schema !== undefined) prune(out, schema);
-  return out;
+  return schema === undefined ? out : prune(out, schema);
 }
+
+const ANNOTATIONS_PATH: DataPath = ["metadata", "annotations"];
 
 function annotationsOf(obj: JsonObject): JsonObject | undefined {
   const meta = getKey(obj, "metadata");
@@ -148,8 +154,19 @@ function withoutLabelsAndAnnotations(meta: JsonValue | undefined): JsonValue | u
   return out;
 }
 
-/** One step toward or away from the hub; `input` is not changed (it may be the caller's object). */
-function step(input: JsonObject, fromV: string, toV: string, c: Conversion, who: () => string): JsonObject {
+/**
+ * One step toward or away from the hub; `input` is not changed (it may be the caller's object). The output of
+ * the `last` step is the caller's, a whole copy; a step before it may share with its input what the next step
+ * only reads.
+ */
+function step(
+  input: JsonObject,
+  fromV: string,
+  toV: string,
+  c: Conversion,
+  who: () => string,
+  last: boolean,
+): JsonObject {
   const toHub = toV === c.hub;
   const spoke = c.spokes.get(toHub ? fromV : toV) as SpokeConversion;
   const source = `${c.group}/${fromV}`;
@@ -179,7 +196,9 @@ function step(input: JsonObject, fromV: string, toV: string, c: Conversion, who:
       throw new Failure(`${prefix()}: ${e instanceof Error ? e.message : String(e)}`);
     }
   };
-  const out = guard(() => run(spoke, toHub, clean, target, c, toV), what);
+  // past the rules, this step writes only the restored fields and the annotations
+  const written = last ? undefined : [...(restoring ?? []).map((f) => f.path), ANNOTATIONS_PATH];
+  const out = guard(() => run(spoke, toHub, clean, target, c, toV, written), what);
   if (restoring !== undefined) restore(out, restoring);
   if (getKey(out, "kind") !== getKey(clean, "kind"))
     throw new Failure(`${what()}: kind: Forbidden: a conversion may not change the kind`);
@@ -200,7 +219,7 @@ function step(input: JsonObject, fromV: string, toV: string, c: Conversion, who:
   }
   // Losslessness: convert the output back and keep in the annotation whatever does not come back.
   const backObj = guard(
-    () => run(spoke, !toHub, out, source, c, fromV),
+    () => run(spoke, !toHub, out, source, c, fromV, []),
     () => `${what()}: the result cannot be converted back to ${source}, refusing a lossy conversion`,
   );
   const lost = lostFields(clean, backObj);

@@ -1,5 +1,14 @@
-/** Dotted data paths (`spec.a.b`) over JSON objects: parse, get, set, delete. */
-import { deleteKey, getKey, isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
+/** Dotted data paths (`spec.a.b`) over JSON objects: parse, get, set, delete, and a copy for writing at given paths. */
+import {
+  clone,
+  deleteKey,
+  getKey,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  setKey,
+  shallowCopy,
+} from "../value/index.js";
 import { ConvertError, type DataPath } from "./types.js";
 
 /** `spec.a.b` → ["spec", "a", "b"], or an error message. */
@@ -54,4 +63,37 @@ export function deleteAt(obj: JsonObject, path: DataPath): void {
     cur = getKey(cur, path[i] as string);
   }
   if (isObject(cur)) deleteKey(cur, path[path.length - 1] as string);
+}
+
+/**
+ * A copy of `obj` that setAt and deleteAt at `paths`, and edits inside the values found there, cannot reach
+ * past: the objects on the way to each path are copied one level, the value at each path whole, and the rest
+ * is shared with `obj`.
+ */
+export function copyForWriting(obj: JsonObject, paths: Iterable<DataPath>): JsonObject {
+  const root = shallowCopy(obj);
+  const copied = new Set<JsonValue>([root]); // copied one level: their children may still be shared
+  const whole = new Set<JsonValue>(); // copied whole: nothing below is shared
+  for (const path of paths) {
+    let cur = root;
+    for (let i = 0; i < path.length; i++) {
+      const seg = path[i] as string;
+      const next = getKey(cur, seg);
+      // nothing to copy: absent, a scalar, or a list (the helpers stop at one), or already whole
+      if (next === undefined || next === null || typeof next !== "object" || whole.has(next)) break;
+      if (i === path.length - 1) {
+        const copy = clone(next);
+        setKey(cur, seg, copy);
+        whole.add(copy);
+      } else if (!isObject(next)) break;
+      else if (copied.has(next)) cur = next;
+      else {
+        const copy = shallowCopy(next);
+        setKey(cur, seg, copy);
+        copied.add(copy);
+        cur = copy;
+      }
+    }
+  }
+  return root;
 }

@@ -470,6 +470,17 @@ describe("property: round trips are identity", () => {
   });
 });
 
+/** Writes into every object and list of `v`. */
+const scribble = (v: JsonValue): void => {
+  if (Array.isArray(v)) {
+    for (const x of v) scribble(x);
+    v.push("scribbled");
+  } else if (v !== null && typeof v === "object") {
+    for (const k of Object.keys(v)) scribble(v[k] as JsonValue);
+    v.scribbled = true;
+  }
+};
+
 describe("the engine leaves its input alone", () => {
   it("property: converting never changes the object converted, with or without an annotation to restore", () => {
     fc.assert(
@@ -483,6 +494,9 @@ describe("the engine leaves its input alone", () => {
           const copy = structuredClone(there);
           convert(there, av(v), c);
           expect(there).toEqual(copy);
+          // the output is the caller's own: writing anywhere in it leaves the input as it was
+          scribble(there);
+          expect(input).toEqual(obj(v, spec, { labels: { l: "1" }, annotations: { keep: "me" } }));
         }
       }),
       { numRuns: 300 },
@@ -509,6 +523,23 @@ describe("the engine leaves its input alone", () => {
     const input = obj("v1", { s: "a" });
     expect(to(input, "v3", editing).spec).toEqual({ s: "a", n: 1 });
     expect(input.spec).toEqual({ s: "a" });
+  });
+  it("the way back edits its own copy even inside a value an earlier rule moved", () => {
+    const moved = read(`apiVersion: kunion.dev/v1alpha1
+kind: Conversion
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  kind: Widget
+  hub: v3
+  spokes:
+    v1:
+      - rename: {from: spec.a, to: spec.b}
+      - union: {path: spec.b.src, discriminator: type, members: {s3: S3, gcs: GCS}}
+`).conversion as Conversion;
+    const hub = obj("v3", { b: { src: { type: "S3", s3: { bucket: "x" } } } });
+    // the conversion back to v3 sets type inside the moved value: not in the v1 object returned
+    expect(to(hub, "v1", moved).spec).toEqual({ a: { src: { s3: { bucket: "x" } } } });
   });
   it("gives each output its own copy of a default value", () => {
     const c = read(DECL.replace("default: {path: spec.z, value: 1}", "default: {path: spec.z, value: {a: 1}}"))

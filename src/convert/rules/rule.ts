@@ -20,7 +20,11 @@ export interface RuleContext {
   args: JsonObject;
   /** Reports a problem with argument `key` (undefined: the rule as a whole). */
   error(key: string | undefined, detail: string, badValue?: JsonValue): void;
-  /** A path argument, checked; undefined (and an error) when missing or malformed. */
+  /**
+   * A path argument, checked; undefined (and an error) when missing or malformed. A rule writes only at the
+   * paths it reads here, or inside the values found at them: the engine's copies for the conversion back are
+   * made only there (paths.copyForWriting).
+   */
   path(key: string, side: NamedPath["side"], optional?: boolean): DataPath | undefined;
   string(key: string, optional?: boolean): string | undefined;
   paths: NamedPath[];
