@@ -1,21 +1,24 @@
 /**
  * Conversion throughput through two hops (spoke v1 → hub v2 → spoke v3), as
- * objects per second and as a ratio to a plain deep copy of the same objects
- * in the same run. The declaration is the kubebuilder CronJob one
- * (examples/conversions/cronjob.yaml) with a second spoke added for the
- * benchmark; the objects are the tutorial's v1 sample with varied schedules.
+ * objects per second and as a ratio to a plain deep copy of the same objects,
+ * the two timed pass for pass in the same run. The declaration is the
+ * kubebuilder CronJob one (examples/conversions/cronjob.yaml) with a second
+ * spoke added for the benchmark, v3, where the hub's startingDeadlineSeconds is
+ * deadlineSeconds and concurrencyPolicy a struct {value}; the objects are the
+ * tutorial's v1 sample with varied schedules (one in five, @hourly, is kept in
+ * the annotation on the way to the hub).
  * Run: npm run bench
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { clone, convert, type JsonObject, parseSource, readConversion } from "../src/index.js";
-import { median } from "./measure.js";
+import { medianPair } from "./measure.js";
 
 const corpus = process.env.KUNION_CORPUS ?? join(process.cwd(), "../shared/corpus");
 const declaration = `${readFileSync("examples/conversions/cronjob.yaml", "utf8")}
     v3:
-      - rename: {from: spec.startingDeadlineSeconds, to: spec.deadlineSeconds}
-      - wrap: {path: spec.concurrencyPolicy, into: value}
+      - rename: {from: spec.deadlineSeconds, to: spec.startingDeadlineSeconds}
+      - unwrap: {path: spec.concurrencyPolicy, from: value}
 `;
 const [doc] = parseSource(declaration, "bench.yaml").documents;
 const { conversion, findings } = doc ? readConversion(doc) : { conversion: undefined, findings: [] };
@@ -36,17 +39,23 @@ const objects: JsonObject[] = Array.from({ length: 2000 }, (_, i) => {
 const target = "batch.tutorial.kubebuilder.io/v3";
 
 let sink = 0;
-const copyMs = median(() => {
-  for (const o of objects) sink += Object.keys(clone(o)).length;
-});
+// The v3 shape, so the benchmark never times a declaration that converts nothing.
+const first = convert(objects[0] as JsonObject, target, conversion).object?.spec as JsonObject | undefined;
+if (first?.deadlineSeconds === undefined || (first.concurrencyPolicy as JsonObject | undefined)?.value === undefined)
+  throw new Error(`not a v3 CronJob: ${JSON.stringify(first)}`);
 let failed = 0;
-const convertMs = median(() => {
-  for (const o of objects) {
-    const r = convert(o, target, conversion);
-    if (r.object) sink += 1;
-    else failed++;
-  }
-});
+const [copyMs, convertMs] = medianPair(
+  () => {
+    for (const o of objects) sink += Object.keys(clone(o)).length;
+  },
+  () => {
+    for (const o of objects) {
+      const r = convert(o, target, conversion);
+      if (r.object) sink += 1;
+      else failed++;
+    }
+  },
+);
 console.log(`${objects.length} CronJobs, v1 → v2 (hub) → v3${failed > 0 ? ` (${failed} failed)` : ""}`);
 console.log(`baseline: deep copy ${copyMs.toFixed(1)} ms per pass`);
 console.log(

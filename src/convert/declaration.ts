@@ -41,9 +41,6 @@ export function convertSharing(
   return applyRules(d, toHub, copyForWriting(obj, [...d.written, ...alsoWritten]), obj);
 }
 
-/** Spokes that copy their input before their rules edit the copy: the engine need not copy it for them. */
-export const copiesItsInput = (spoke: SpokeConversion): boolean => declared.has(spoke);
-
 /**
  * Rules applied in order toward the hub, in reverse order away from it, to a copy of the input; `self` in CEL
  * is the step's input. `written`: every path the rules write.

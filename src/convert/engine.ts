@@ -21,7 +21,7 @@ import {
   setKey,
   shallowCopy,
 } from "../value/index.js";
-import { convertSharing, copiesItsInput } from "./declaration.js";
+import { convertSharing } from "./declaration.js";
 import {
   ANNOTATION,
   ANNOTATIONS_LIMIT,
@@ -84,18 +84,18 @@ function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion)
     );
   if (av === toApiVersion) return object;
   let cur = object;
-  if (from.version !== c.hub) cur = step(cur, from.version, c.hub, c, who, to.version === c.hub);
-  if (to.version !== c.hub) cur = step(cur, c.hub, to.version, c, who, true);
-  return cur;
+  if (from.version !== c.hub) cur = step(cur, from.version, c.hub, c, who);
+  if (to.version !== c.hub) cur = step(cur, c.hub, to.version, c, who);
+  // the steps' results share what they did not write with the input: the caller's object is a whole copy
+  return clone(cur);
 }
 
 const schemaOf = (c: Conversion, version: string) => c.crd?.versions.find((v) => v.name === version)?.openAPIV3Schema;
 
 /**
- * One direction of a spoke over `input`, which it must not change. `shared`: the result may share with `input`
- * what neither the rules nor the engine, at these paths, write (only a declared spoke's result can); otherwise
- * it is a whole copy: a declared spoke makes its own, any other (defineConversion's functions) is given one, so
- * a function that edits its argument in place cannot touch the input.
+ * One direction of a spoke over `input`, which it must not change. A declared spoke's result shares with `input`
+ * what neither its rules nor the engine, at `written`, write; any other spoke (defineConversion's functions) is
+ * given a whole copy, so a function that edits its argument in place cannot touch the input.
  */
 function run(
   spoke: SpokeConversion,
@@ -104,11 +104,11 @@ function run(
   apiVersion: string,
   c: Conversion,
   version: string,
-  shared?: readonly DataPath[],
+  written: readonly DataPath[],
 ): JsonObject {
-  let out = shared === undefined ? undefined : convertSharing(spoke, toHub, input, shared);
+  let out = convertSharing(spoke, toHub, input, written);
   if (out === undefined) {
-    const arg = copiesItsInput(spoke) ? input : clone(input);
+    const arg = clone(input);
     out = toHub ? spoke.toHub(arg) : spoke.fromHub(arg);
   }
   if (!isObject(out)) throw new ConvertError([], "the conversion did not return an object");
@@ -155,18 +155,10 @@ function withoutLabelsAndAnnotations(meta: JsonValue | undefined): JsonValue | u
 }
 
 /**
- * One step toward or away from the hub; `input` is not changed (it may be the caller's object). The output of
- * the `last` step is the caller's, a whole copy; a step before it may share with its input what the next step
- * only reads.
+ * One step toward or away from the hub. `input` is not changed (it may be the caller's object): the result
+ * shares with it what neither the rules nor the step write.
  */
-function step(
-  input: JsonObject,
-  fromV: string,
-  toV: string,
-  c: Conversion,
-  who: () => string,
-  last: boolean,
-): JsonObject {
+function step(input: JsonObject, fromV: string, toV: string, c: Conversion, who: () => string): JsonObject {
   const toHub = toV === c.hub;
   const spoke = c.spokes.get(toHub ? fromV : toV) as SpokeConversion;
   const source = `${c.group}/${fromV}`;
@@ -197,7 +189,7 @@ function step(
     }
   };
   // past the rules, this step writes only the restored fields and the annotations
-  const written = last ? undefined : [...(restoring ?? []).map((f) => f.path), ANNOTATIONS_PATH];
+  const written = [...(restoring ?? []).map((f) => f.path), ANNOTATIONS_PATH];
   const out = guard(() => run(spoke, toHub, clean, target, c, toV, written), what);
   if (restoring !== undefined) restore(out, restoring);
   if (getKey(out, "kind") !== getKey(clean, "kind"))
