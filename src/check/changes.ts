@@ -4,9 +4,9 @@ import type { DiffOptions } from "../evolution/index.js";
 import { type Finding, finding } from "../findings/index.js";
 import { parseSource } from "../source/index.js";
 import { checkRoundTrips, isConversion } from "./conversions.js";
-import { diffCrdFiles } from "./crd-diff.js";
+import { diffCrdDocuments } from "./crd-diff.js";
 import { validateObjects } from "./objects.js";
-import { loadWorkspace, type TextFile } from "./workspace.js";
+import { loadWorkspace, type ParsedFile, type TextFile } from "./workspace.js";
 
 /** A file the change touched: its text at the base (absent when new) and now. */
 export interface ChangedFile {
@@ -29,8 +29,12 @@ export interface CheckOptions extends DiffOptions {
  * a changed CRD against its base revision (the evolution rules), and every
  * changed manifest validated in full with its base revision as the old
  * object, so an update the API server would refuse is caught; a changed
- * conversion declaration gets the round-trip check. Templates are
- * never parsed as manifests: one notice says how many were skipped.
+ * conversion declaration gets the round-trip check. Each side of each changed
+ * file is parsed once, here, and the CRD comparison and the workspace read
+ * the same documents, so what parsing found is reported once (by the
+ * workspace); only the round-trip check still reads a declaration's text
+ * anew. Templates are never parsed as manifests: one notice says how many
+ * were skipped.
  */
 export function checkChanges(changed: readonly ChangedFile[], options: CheckOptions = {}): Finding[] {
   const findings: Finding[] = [];
@@ -42,20 +46,23 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
       file: templates[0]?.path,
     });
   }
-  const files = changed.filter((f) => !looksLikeTemplate(f.after));
-  const withCrds = new Set(
-    files.filter((f) => parseSource(f.after, f.path).documents.some((d) => isCrd(d.value))).map((f) => f.path),
-  );
-  for (const f of files) {
-    if (withCrds.has(f.path) && f.before !== undefined) {
-      findings.push(...diffCrdFiles({ path: f.path, text: f.before }, { path: f.path, text: f.after }, options));
+  const read = (path: string, text: string): ParsedFile => ({ path, text, ...parseSource(text, path) });
+  const files = changed
+    .filter((f) => !looksLikeTemplate(f.after))
+    .map((f) => ({
+      after: read(f.path, f.after),
+      before: f.before === undefined ? undefined : read(f.path, f.before),
+    }));
+  for (const { before, after } of files) {
+    if (before !== undefined && after.documents.some((d) => isCrd(d.value))) {
+      findings.push(...diffCrdDocuments({ ...before, file: before.path }, { ...after, file: after.path }, options));
     }
   }
   const workspace = loadWorkspace({
-    inputs: files.map((f) => ({ path: f.path, text: f.after })),
+    inputs: files.map((f) => f.after),
     crds: options.crds ?? [],
     goTypes: options.goTypes ?? [],
-    old: files.flatMap((f) => (f.before === undefined ? [] : [{ path: f.path, text: f.before }])),
+    old: files.flatMap((f) => (f.before === undefined ? [] : [f.before])),
     kubernetesVersion: options.kubernetesVersion,
   });
   const validated = validateObjects(workspace.objects, workspace.catalog, {
@@ -64,10 +71,8 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
     kubernetesVersion: options.kubernetesVersion,
   });
   // A changed conversion declaration: the round-trip check over samples of every version.
-  for (const f of files) {
-    if (parseSource(f.after, f.path).documents.some(isConversion)) {
-      findings.push(...checkRoundTrips({ path: f.path, text: f.after }, workspace.catalog.crds));
-    }
+  for (const { after } of files) {
+    if (after.documents.some(isConversion)) findings.push(...checkRoundTrips(after, workspace.catalog.crds));
   }
   return [...findings, ...workspace.findings, ...validated];
 }

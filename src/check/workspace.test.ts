@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseSource } from "../source/index.js";
 import { loadWorkspace } from "./workspace.js";
 
 const crd = `apiVersion: apiextensions.k8s.io/v1
@@ -44,5 +45,19 @@ describe("loadWorkspace", () => {
     expect(catalog.crds).toHaveLength(2);
     expect(findings).toHaveLength(1);
     expect(objects.map((o) => o.object.metadata)).toEqual([{ name: "a" }]);
+  });
+
+  it("takes a file its caller parsed as it is: its documents, not new ones, and its findings once", () => {
+    const edited = `${crd.replace("name: a, name: b", "name: a")}---\nitems: [\n`;
+    const parsed = { path: "all.yaml", text: edited, ...parseSource(edited, "all.yaml") };
+    const fromParsed = loadWorkspace({ inputs: [parsed], old: [parsed] });
+    const fromText = loadWorkspace({
+      inputs: [{ path: "all.yaml", text: edited }],
+      old: [{ path: "all.yaml", text: edited }],
+    });
+    expect(fromParsed.objects[0]?.doc).toBe(parsed.documents[1]);
+    expect(fromParsed.findings).toEqual(fromText.findings);
+    // Once as the input, once as the old revision: the same as two texts would give.
+    expect(fromParsed.findings.filter((f) => f.rule === "parse")).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 import type { KubernetesRelease } from "../builtins/index.js";
 import type { Finding } from "../findings/index.js";
-import { parseSource, type SourceDocument } from "../source/index.js";
+import { type ParsedSource, parseSource, type SourceDocument } from "../source/index.js";
 import type { JsonObject } from "../value/index.js";
 import { buildCatalog, type Catalog } from "./catalog.js";
 import { indexByIdentity, objectsOf, type SourceObject } from "./objects.js";
@@ -10,13 +10,16 @@ export interface TextFile {
   text: string;
 }
 
+/** A file its caller has already parsed (`{path, text, ...parseSource(text, path)}`): it is not parsed again. */
+export interface ParsedFile extends TextFile, ParsedSource {}
+
 export interface WorkspaceInput {
   /** Manifests to check (CRDs among them count as declarations too). */
-  inputs: readonly TextFile[];
-  crds?: readonly TextFile[];
+  inputs: readonly (TextFile | ParsedFile)[];
+  crds?: readonly (TextFile | ParsedFile)[];
   goTypes?: readonly TextFile[];
   /** The previous revision of the objects. */
-  old?: readonly TextFile[];
+  old?: readonly (TextFile | ParsedFile)[];
   /** The release the objects are for (default the newest): the API versions it serves. */
   kubernetesVersion?: KubernetesRelease;
 }
@@ -32,10 +35,11 @@ export interface Workspace {
 
 /**
  * Parses each text once: a file given both as a CRD and as an input (`--crd
- * dir dir/...`) yields the same documents, and its findings once.
+ * dir dir/...`) yields the same documents, and its findings once; a file
+ * that comes parsed is taken as it is.
  */
 function parseAll(
-  files: readonly TextFile[],
+  files: readonly (TextFile | ParsedFile)[],
   parsed = new Map<string, { text: string; documents: SourceDocument[] }>(),
 ): { documents: SourceDocument[]; findings: Finding[] } {
   const documents: SourceDocument[] = [];
@@ -46,7 +50,7 @@ function parseAll(
       documents.push(...known.documents);
       continue;
     }
-    const source = parseSource(f.text, f.path);
+    const source = "documents" in f ? f : parseSource(f.text, f.path);
     parsed.set(f.path, { text: f.text, documents: source.documents });
     documents.push(...source.documents);
     findings.push(...source.findings);

@@ -1,0 +1,76 @@
+/**
+ * checkChanges reads each side of each changed file once and reports what
+ * reading found once, whichever checks (the CRD comparison, the workspace,
+ * validation) look at the documents.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Finding } from "../findings/index.js";
+import { parseSource } from "../source/index.js";
+import { checkChanges } from "./changes.js";
+
+const crd = (properties: string) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: widgets.example.com }
+spec:
+  group: example.com
+  names: { kind: Widget, plural: widgets }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: { type: object, properties: { ${properties} } }
+`;
+
+const sized = crd("size: { type: integer }, mode: { type: string }");
+const broken = "---\nitems: [\n";
+
+const key = (f: Finding) => JSON.stringify([f.file, f.line, f.column, f.document, f.message]);
+
+describe("checkChanges", () => {
+  it("reports a syntax error in a changed CRD file once, and still compares its CRD", () => {
+    const found = checkChanges([
+      { path: "crd.yaml", before: sized, after: `${crd("size: { type: integer }")}${broken}` },
+    ]);
+    const parsed = found.filter((f) => f.rule === "parse");
+    expect(parsed.map((f) => [f.file, f.line, f.document])).toEqual([["crd.yaml", 19, 1]]);
+    expect(found.filter((f) => f.type === "CrdChange").map((f) => [f.rule, f.file, f.line])).toEqual([
+      ["field-removed", "crd.yaml", 16],
+    ]);
+  });
+
+  it("reports a syntax error of the base revision once", () => {
+    const found = checkChanges([{ path: "crd.yaml", before: `${sized}${broken}`, after: sized }]);
+    expect(found.filter((f) => f.rule === "parse").map((f) => [f.file, f.line, f.document])).toEqual([
+      ["crd.yaml", 19, 1],
+    ]);
+  });
+
+  it("reports each finding of reading either side as often as reading that side gives it", () => {
+    // Lines that break YAML, or a document, in different ways; put anywhere in either side.
+    const breaker = fc.constantFrom("items: [", "a: {", "\tb: 1", "c: *nowhere", "d: 1\nd: 2", "- e", ": :", "%YAML 9");
+    const side = fc.tuple(fc.boolean(), fc.nat(sized.split("\n").length), breaker).map(([damaged, at, text]) => {
+      if (!damaged) return sized;
+      const lines = sized.split("\n");
+      lines.splice(at, 0, text);
+      return lines.join("\n");
+    });
+    fc.assert(
+      fc.property(side, side, (before, after) => {
+        const expected = [...parseSource(before, "crd.yaml").findings, ...parseSource(after, "crd.yaml").findings].map(
+          key,
+        );
+        const reported = checkChanges([{ path: "crd.yaml", before, after }]).map(key);
+        for (const k of new Set(expected)) {
+          expect(reported.filter((r) => r === k).length).toBe(expected.filter((e) => e === k).length);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
