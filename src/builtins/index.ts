@@ -4,8 +4,9 @@
  * release's schema table of every kind (generated from npm data, `table.ts`)
  * and a cluster's own OpenAPI documents read into the same table; how the API
  * server decodes its kinds' string formats (`decoders.ts`); the API versions
- * Kubernetes removed; each kind's name rule. Its hand-written validation is
- * `validation/`. Imports schema, path, findings, names, value and go.
+ * Kubernetes removed, and the warning the server sends for a deprecated one;
+ * each kind's name rule; the hand-written validation (`validation/`).
+ * Imports schema, path, findings, names, value and go.
  */
 
 export { builtinDecoders } from "./decoders.js";
@@ -20,6 +21,7 @@ export {
   minorOf,
   releaseOf,
 } from "./releases.js";
-export { type RemovedApi, removedApi } from "./removed.js";
+export { deprecationWarning, type RemovedApi, removedApi } from "./removed.js";
 export { hasBuiltinSchema, registerTable, releaseTable, tableRelease } from "./schemas.js";
 export { type BuiltinTable, type Definition, kindKey, kindSchema } from "./table.js";
+export { validateHandWritten } from "./validation/index.js";

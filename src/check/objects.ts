@@ -1,6 +1,12 @@
-import { defaultRelease, type KubernetesRelease, minorOf, nameRuleFor, removedApi } from "../builtins/index.js";
-import { deprecationWarning } from "../builtins/removed.js";
-import { validateHandWritten } from "../builtins/validation/index.js";
+import {
+  defaultRelease,
+  deprecationWarning,
+  type KubernetesRelease,
+  minorOf,
+  nameRuleFor,
+  removedApi,
+  validateHandWritten,
+} from "../builtins/index.js";
 import { type Finding, finding, required } from "../findings/index.js";
 import { splitApiVersion } from "../names/index.js";
 import type { FieldPath } from "../path/index.js";
