@@ -40,6 +40,7 @@ export {
   normalizeObjects,
   objectsOf,
   openApiSchemas,
+  type ParsedFile,
   type SourceObject,
   type TextFile,
   type ValidateObjectOptions,

@@ -1,8 +1,11 @@
 /**
  * checkChanges reads each side of each changed file once and reports what
  * reading found once, whichever checks (the CRD comparison, the workspace,
- * validation) look at the documents.
+ * validation, the round-trip check of a conversion declaration) look at the
+ * documents.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Finding } from "../findings/index.js";
@@ -30,6 +33,19 @@ spec:
 const sized = crd("size: { type: integer }, mode: { type: string }");
 const broken = "---\nitems: [\n";
 
+const root = join(import.meta.dirname, "../..");
+const declaration = readFileSync(join(root, "examples/conversions/cronjob.yaml"), "utf8");
+const cronJobCrd = { path: "crd.yaml", text: readFileSync(join(root, "test/fuzz/cronjob-crd.yaml"), "utf8") };
+
+// Lines that break YAML, or a document, in different ways; put anywhere in a side (or not).
+const breaker = fc.constantFrom("items: [", "a: {", "\tb: 1", "c: *nowhere", "d: 1\nd: 2", "- e", ": :", "%YAML 9");
+const side = fc.tuple(fc.boolean(), fc.nat(sized.split("\n").length), breaker).map(([damaged, at, text]) => {
+  if (!damaged) return sized;
+  const lines = sized.split("\n");
+  lines.splice(at, 0, text);
+  return lines.join("\n");
+});
+
 const key = (f: Finding) => JSON.stringify([f.file, f.line, f.column, f.document, f.message]);
 
 describe("checkChanges", () => {
@@ -52,14 +68,6 @@ describe("checkChanges", () => {
   });
 
   it("reports each finding of reading either side as often as reading that side gives it", () => {
-    // Lines that break YAML, or a document, in different ways; put anywhere in either side.
-    const breaker = fc.constantFrom("items: [", "a: {", "\tb: 1", "c: *nowhere", "d: 1\nd: 2", "- e", ": :", "%YAML 9");
-    const side = fc.tuple(fc.boolean(), fc.nat(sized.split("\n").length), breaker).map(([damaged, at, text]) => {
-      if (!damaged) return sized;
-      const lines = sized.split("\n");
-      lines.splice(at, 0, text);
-      return lines.join("\n");
-    });
     fc.assert(
       fc.property(side, side, (before, after) => {
         const expected = [...parseSource(before, "crd.yaml").findings, ...parseSource(after, "crd.yaml").findings].map(
@@ -72,5 +80,47 @@ describe("checkChanges", () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it("gives the same findings for sides its caller parsed as for texts", () => {
+    fc.assert(
+      fc.property(side, side, fc.boolean(), (before, after, parseBefore) => {
+        const parsed = {
+          after: parseSource(after, "crd.yaml"),
+          before: parseBefore ? parseSource(before, "crd.yaml") : undefined,
+        };
+        const fromTexts = checkChanges([{ path: "crd.yaml", before, after }]).map(key);
+        expect(checkChanges([{ path: "crd.yaml", before, after, parsed }]).map(key)).toEqual(fromTexts);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it("takes the sides its caller parsed as they are, without parsing their texts again", () => {
+    // What the caller's parse found is what is reported: the text itself would parse cleanly.
+    const parsed = { after: parseSource(`${sized}${broken}`, "crd.yaml") };
+    const found = checkChanges([{ path: "crd.yaml", before: sized, after: sized, parsed }]);
+    expect(found.filter((f) => f.rule === "parse").map((f) => [f.file, f.line])).toEqual([["crd.yaml", 19]]);
+  });
+
+  it("reports a syntax error in a changed conversion declaration once, and still round-trips the declaration", () => {
+    const found = checkChanges([{ path: "conv.yaml", before: declaration, after: `${declaration}${broken}` }], {
+      crds: [cronJobCrd],
+    });
+    expect(found.filter((f) => f.rule === "parse").map((f) => [f.file, f.document])).toEqual([["conv.yaml", 1]]);
+    // The sample schedules the declaration's own assert refuses: proof the round trip ran on the parsed declaration.
+    expect(found.filter((f) => f.rule === "round-trip").map((f) => f.file)).toEqual(["conv.yaml"]);
+  });
+
+  it("reports what reading a changed conversion declaration found once", () => {
+    const found = checkChanges(
+      [{ path: "conv.yaml", before: declaration, after: declaration.replace("hub: v2", "hub: v9") }],
+      {
+        crds: [cronJobCrd],
+      },
+    );
+    expect(found.filter((f) => f.rule === "conversion").map((f) => [f.file, f.line, f.field])).toEqual([
+      ["conv.yaml", 12, "spec.hub"],
+    ]);
   });
 });

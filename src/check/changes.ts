@@ -2,7 +2,7 @@ import type { KubernetesRelease } from "../builtins/index.js";
 import { isCrd } from "../crd/index.js";
 import type { DiffOptions } from "../evolution/index.js";
 import { type Finding, finding } from "../findings/index.js";
-import { parseSource } from "../source/index.js";
+import { type ParsedSource, parseSource } from "../source/index.js";
 import { checkRoundTrips, isConversion } from "./conversions.js";
 import { diffCrdDocuments } from "./crd-diff.js";
 import { validateObjects } from "./objects.js";
@@ -13,11 +13,17 @@ export interface ChangedFile {
   path: string;
   before?: string;
   after: string;
+  /**
+   * The sides as the caller has already parsed them (`parseSource(text,
+   * path)` of `before` and of `after`), taken as they are instead of being
+   * parsed again; a side left out is parsed here.
+   */
+  parsed?: { before?: ParsedSource; after?: ParsedSource };
 }
 
 export interface CheckOptions extends DiffOptions {
-  /** CRDs of the repository beyond the changed ones (configured globs). */
-  crds?: readonly TextFile[];
+  /** CRDs of the repository beyond the changed ones (configured globs), as text or already parsed. */
+  crds?: readonly (TextFile | ParsedFile)[];
   goTypes?: readonly TextFile[];
   unknownFields?: "error" | "warning" | "ignore";
   /** The release to validate for (default the newest). */
@@ -30,11 +36,11 @@ export interface CheckOptions extends DiffOptions {
  * changed manifest validated in full with its base revision as the old
  * object, so an update the API server would refuse is caught; a changed
  * conversion declaration gets the round-trip check. Each side of each changed
- * file is parsed once, here, and the CRD comparison and the workspace read
- * the same documents, so what parsing found is reported once (by the
- * workspace); only the round-trip check still reads a declaration's text
- * anew. Templates are never parsed as manifests: one notice says how many
- * were skipped.
+ * file is parsed once (here, or by the caller, who hands the result in), and
+ * the CRD comparison, the workspace and the round-trip check read the same
+ * documents, so what parsing found is reported once (by the workspace).
+ * Templates are never parsed as manifests: one notice says how many were
+ * skipped.
  */
 export function checkChanges(changed: readonly ChangedFile[], options: CheckOptions = {}): Finding[] {
   const findings: Finding[] = [];
@@ -46,12 +52,16 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
       file: templates[0]?.path,
     });
   }
-  const read = (path: string, text: string): ParsedFile => ({ path, text, ...parseSource(text, path) });
+  const read = (path: string, text: string, parsed: ParsedSource | undefined): ParsedFile => ({
+    path,
+    text,
+    ...(parsed ?? parseSource(text, path)),
+  });
   const files = changed
     .filter((f) => !looksLikeTemplate(f.after))
     .map((f) => ({
-      after: read(f.path, f.after),
-      before: f.before === undefined ? undefined : read(f.path, f.before),
+      after: read(f.path, f.after, f.parsed?.after),
+      before: f.before === undefined ? undefined : read(f.path, f.before, f.parsed?.before),
     }));
   for (const { before, after } of files) {
     if (before !== undefined && after.documents.some((d) => isCrd(d.value))) {

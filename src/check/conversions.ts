@@ -4,7 +4,7 @@ import { type Finding, parseError } from "../findings/index.js";
 import { parseSource, type SourceDocument } from "../source/index.js";
 import { getKey, isObject } from "../value/index.js";
 import { isConversionDeclaration } from "./catalog.js";
-import type { TextFile } from "./workspace.js";
+import type { ParsedFile, TextFile } from "./workspace.js";
 
 /** A Conversion declaration (kunion.dev), among other documents. */
 export function isConversion(doc: SourceDocument): boolean {
@@ -17,7 +17,37 @@ function crdFor(crds: readonly Crd[], group: unknown, kind: unknown, hub: unknow
   return candidates.find((c) => c.versions.some((v) => v.name === hub)) ?? candidates[0];
 }
 
-/** The Conversion declarations of some files, each read with the CRD of its group and kind when there is one. */
+/**
+ * The Conversion declarations of a parsed file, each read with the CRD of its
+ * group and kind when there is one: what reading them found, not what
+ * parsing found (that is the parser's caller's to report).
+ */
+function declarationsOf(file: ParsedFile, crds: readonly Crd[]): { conversions: Conversion[]; findings: Finding[] } {
+  const conversions: Conversion[] = [];
+  const findings: Finding[] = [];
+  const docs = file.documents.filter(isConversion);
+  // A file that did not parse has its syntax findings already: no "holds nothing" on top.
+  if (docs.length === 0 && file.findings.length === 0) {
+    findings.push({
+      ...parseError("the file holds no Conversion declaration", { rule: "conversion" }),
+      file: file.path,
+      line: 1,
+      column: 1,
+    });
+  }
+  for (const doc of docs) {
+    const spec = isObject(doc.value) ? getKey(doc.value, "spec") : undefined;
+    const crd = isObject(spec)
+      ? crdFor(crds, getKey(spec, "group"), getKey(spec, "kind"), getKey(spec, "hub"))
+      : undefined;
+    const read = readConversion(doc, crd);
+    findings.push(...read.findings);
+    if (read.conversion) conversions.push(read.conversion);
+  }
+  return { conversions, findings };
+}
+
+/** The Conversion declarations of some files, each parsed here, with what parsing and reading them found. */
 export function loadConversions(
   files: readonly TextFile[],
   crds: readonly Crd[],
@@ -26,36 +56,22 @@ export function loadConversions(
   const findings: Finding[] = [];
   for (const file of files) {
     const parsed = parseSource(file.text, file.path);
-    findings.push(...parsed.findings);
-    const docs = parsed.documents.filter(isConversion);
-    if (docs.length === 0 && parsed.findings.length === 0) {
-      findings.push({
-        ...parseError("the file holds no Conversion declaration", { rule: "conversion" }),
-        file: file.path,
-        line: 1,
-        column: 1,
-      });
-    }
-    for (const doc of docs) {
-      const spec = isObject(doc.value) ? getKey(doc.value, "spec") : undefined;
-      const crd = isObject(spec)
-        ? crdFor(crds, getKey(spec, "group"), getKey(spec, "kind"), getKey(spec, "hub"))
-        : undefined;
-      const read = readConversion(doc, crd);
-      findings.push(...read.findings);
-      if (read.conversion) conversions.push(read.conversion);
-    }
+    const read = declarationsOf({ ...file, ...parsed }, crds);
+    findings.push(...parsed.findings, ...read.findings);
+    conversions.push(...read.conversions);
   }
   return { conversions, findings };
 }
 
 /**
- * The round-trip check of a declaration: samples generated from each version's
- * schema (deterministic) go spoke → hub → spoke and hub → spoke → hub; the
- * first path that differs is a finding on the declaration.
+ * The round-trip check of a parsed declaration file: samples generated from
+ * each version's schema (deterministic) go spoke → hub → spoke and hub →
+ * spoke → hub; the first path that differs is a finding on the declaration.
+ * The findings are reading the declarations' and the round trips', not the
+ * parse's (`file.findings`), which its caller reports with the file's others.
  */
-export function checkRoundTrips(file: TextFile, crds: readonly Crd[], samplesPerVersion = 25): Finding[] {
-  const { conversions, findings } = loadConversions([file], crds);
+export function checkRoundTrips(file: ParsedFile, crds: readonly Crd[], samplesPerVersion = 25): Finding[] {
+  const { conversions, findings } = declarationsOf(file, crds);
   for (const conversion of conversions) {
     const crd = crdFor(crds, conversion.group, conversion.kind, conversion.hub);
     if (!crd) continue;

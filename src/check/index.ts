@@ -24,4 +24,10 @@ export {
   validateObject,
   validateObjects,
 } from "./objects.js";
-export { loadWorkspace, type TextFile, type Workspace, type WorkspaceInput } from "./workspace.js";
+export {
+  loadWorkspace,
+  type ParsedFile,
+  type TextFile,
+  type Workspace,
+  type WorkspaceInput,
+} from "./workspace.js";

@@ -19,7 +19,6 @@ import {
   diffCrdFiles,
   type Finding,
   type JsonObject,
-  loadConversions,
   loadWorkspace,
   type NormalizeOptions,
   normalizeObjects,
@@ -145,9 +144,12 @@ export function checksChanges(changed: readonly ChangedFile[], options: CheckOpt
   return findings;
 }
 
-/** A Conversion declaration read against some CRDs, and round-trip checked over a few samples. */
+/** A Conversion declaration parsed, read against some CRDs, and round-trip checked over a few samples. */
 export function readsDeclaration(file: TextFile, crds: readonly Crd[], bound = boundMs): Finding[] {
-  const got = answer(() => [...loadConversions([file], crds).findings, ...checkRoundTrips(file, crds, 3)], bound);
+  const got = answer(() => {
+    const parsed = { ...file, ...parseSource(file.text, file.path) };
+    return [...parsed.findings, ...checkRoundTrips(parsed, crds, 3)];
+  }, bound);
   expectPlaced(got, [file.path]);
   return got;
 }
