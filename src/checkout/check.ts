@@ -2,8 +2,9 @@
  * The check of a checkout's change, one for `kunion check` and the Action:
  * the repository's CRDs and Go types read, the core's checkChanges run on
  * the changed files, the configured severities applied, and each removal's
- * finding placed on the hunk that removed it. Both faces print what this
- * returns, so they give the same findings for the same change.
+ * finding placed on the hunk that removed it. Every step reads a text through
+ * one parser made for the check, so each text is parsed once. Both faces
+ * print what this returns, so they give the same findings for the same change.
  */
 import {
   applySeverities,
@@ -12,11 +13,13 @@ import {
   type Finding,
   type KubernetesRelease,
   type KunionConfig,
+  looksLikeTemplate,
   type TextFile,
 } from "../index.js";
 import { readGlobbed, repositoryConversions, repositoryCrds } from "./changes.js";
-import { documentsOnce, pairMoves, removalFindings } from "./deleted.js";
+import { pairMoves, removalFindings } from "./deleted.js";
 import { type ChangedLines, changedLines, placeRemovals } from "./lines.js";
+import { type Parse, parseOnce } from "./parse.js";
 import { type Acceptance, accept } from "./waivers.js";
 
 export interface CheckoutChange {
@@ -53,9 +56,8 @@ export interface CheckoutResult {
 
 export function checkCheckout(root: string, change: CheckoutChange): CheckoutResult {
   const { config } = change;
-  // The removal checks parse a text once between them (the core's checkChanges reads its own).
-  const documents = documentsOnce();
-  const { changed, deleted } = pairMoves(change.changed, change.deleted ?? [], documents);
+  const parse = parseOnce();
+  const { changed, deleted } = pairMoves(change.changed, change.deleted ?? [], parse);
   const linesOf = (found: readonly Finding[]): ChangedLines => {
     const withFindings = new Set(found.map((f) => f.file));
     const lines = new Map(changedLines(changed.filter((f) => withFindings.has(f.path))));
@@ -70,7 +72,7 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
       ...deleted.filter((d) => !changed.some((c) => c.path === d.path)),
     ];
     const placed = placeRemovals(found, lines);
-    const findings = change.acceptance ? accept(placed, { ...change.acceptance, config, files }) : placed;
+    const findings = change.acceptance ? accept(placed, { ...change.acceptance, config, files, parse }) : placed;
     return { findings, found: placed, lines, crds: crds.files, goTypes: goTypes.files };
   };
   if (changed.length === 0 && deleted.length === 0) {
@@ -86,15 +88,15 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
     crds: crds.files,
     conversions: () =>
       repositoryConversions(root, config.conversions ?? [], new Set([...changed, ...deleted].map((f) => f.path))),
-    documents,
+    parse,
   });
   const found = [
     ...change.problems,
     ...crds.problems,
     ...goTypes.problems,
-    ...checkChanges(changed, {
+    ...checkChanges(changed.map(parsedSides(parse)), {
       severities: config.rules,
-      crds: crds.files,
+      crds: crds.files.map((f) => ({ ...f, ...parse(f.text, f.path) })),
       goTypes: goTypes.files,
       unknownFields: strict ? "error" : "warning",
       kubernetesVersion: change.kubernetesVersion,
@@ -103,3 +105,17 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
   ];
   return accepted(applySeverities(found, config.rules), crds, goTypes);
 }
+
+/** A changed file with the sides checkChanges parses (none of a template's) parsed by the check's parser. */
+const parsedSides =
+  (parse: Parse) =>
+  (f: ChangedFile): ChangedFile =>
+    looksLikeTemplate(f.after)
+      ? f
+      : {
+          ...f,
+          parsed: {
+            after: parse(f.after, f.path),
+            before: f.before === undefined ? undefined : parse(f.before, f.path),
+          },
+        };

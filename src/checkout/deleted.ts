@@ -17,11 +17,11 @@ import {
   isCrd,
   isObject,
   type JsonValue,
-  parseSource,
   readCrd,
   type SourceDocument,
   type TextFile,
 } from "../index.js";
+import { type Parse, parseOnce } from "./parse.js";
 
 export interface Removals {
   /** Deleted files, with their text at the base. */
@@ -31,28 +31,8 @@ export interface Removals {
   crds: readonly TextFile[];
   /** The repository's Conversion declarations beyond the changed and deleted files, read when one is gone. */
   conversions: () => readonly TextFile[];
-  /** The documents of a text, shared with pairMoves so that no text is parsed twice. */
-  documents?: Documents;
-}
-
-/** The documents of a text (as `parseSource` reads them), parsed on first asking. */
-export type Documents = (text: string, path: string) => readonly SourceDocument[];
-
-export function documentsOnce(): Documents {
-  const read = new Map<string, Map<string, readonly SourceDocument[]>>();
-  return (text, path) => {
-    let byPath = read.get(text);
-    if (byPath === undefined) {
-      byPath = new Map();
-      read.set(text, byPath);
-    }
-    let docs = byPath.get(path);
-    if (docs === undefined) {
-      docs = parseSource(text, path).documents;
-      byPath.set(path, docs);
-    }
-    return docs;
-  };
+  /** The check's parser, shared with pairMoves and checkChanges so that no text is parsed twice. */
+  parse?: Parse;
 }
 
 const nameOf = (value: JsonValue) => {
@@ -87,7 +67,8 @@ function inUse(value: JsonValue): { served: string[]; stored: string[] } {
 
 export function removalFindings(input: Removals): Finding[] {
   const { changed } = input;
-  const documents = input.documents ?? documentsOnce();
+  const parse = input.parse ?? parseOnce();
+  const documents = (text: string, path: string) => parse(text, path).documents;
   const parsed = (files: readonly TextFile[]) => files.flatMap((f) => documents(f.text, f.path));
   // Files whose CRDs or declarations are gone: deleted ones, and changed ones that keep no CRD.
   const emptied = changed.filter(
@@ -168,11 +149,11 @@ function declared(value: JsonValue): string {
 export function pairMoves(
   changed: readonly ChangedFile[],
   deleted: readonly TextFile[],
-  documents: Documents = documentsOnce(),
+  parse: Parse = parseOnce(),
 ): { changed: ChangedFile[]; deleted: TextFile[] } {
   const crdNames = (text: string, path: string) =>
-    documents(text, path)
-      .filter((d) => isCrd(d.value))
+    parse(text, path)
+      .documents.filter((d) => isCrd(d.value))
       .map((d) => nameOf(d.value));
   const left = deleted.map((f) => ({
     file: f,

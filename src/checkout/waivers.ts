@@ -21,6 +21,7 @@ import {
   type TextFile,
   type Waiver,
 } from "../index.js";
+import { type Parse, parseOnce } from "./parse.js";
 
 const configProblem = (f: Finding, file: string, doc: SourceDocument | undefined) => ({
   ...f,
@@ -91,17 +92,12 @@ function pathGlob(glob: string): RegExp {
 /** The kind and CRD name of the document a finding is in. */
 type Subject = { kind?: string; crd?: string; crdKind?: string };
 
-function subjects(files: readonly TextFile[]): (f: Finding) => Subject {
+function subjects(files: readonly TextFile[], parse: Parse): (f: Finding) => Subject {
   const texts = new Map(files.map((f) => [f.path, f.text]));
-  const docs = new Map<string, SourceDocument[]>();
   return (f) => {
     if (f.file === undefined || f.document === undefined) return {};
-    let parsed = docs.get(f.file);
-    if (parsed === undefined) {
-      const text = texts.get(f.file);
-      parsed = text === undefined ? [] : parseSource(text, f.file).documents;
-      docs.set(f.file, parsed);
-    }
+    const text = texts.get(f.file);
+    const parsed = text === undefined ? [] : parse(text, f.file).documents;
     const value = parsed.find((d) => d.index === f.document)?.value;
     if (!isObject(value)) return {};
     const kind = getKey(value, "kind");
@@ -146,6 +142,8 @@ export interface Acceptance {
   configText?: string;
   /** The texts findings point into (the changed files now, deleted ones at the base), to know each one's kind and CRD. */
   files: readonly TextFile[];
+  /** How those texts are parsed: the check's parser, which has most of them already (default: each parsed here, once). */
+  parse?: Parse;
   /** Today, YYYY-MM-DD (the face's clock). */
   today: string;
   /** The fingerprints of the baseline's findings. */
@@ -161,7 +159,7 @@ export interface Acceptance {
  */
 export function accept(findings: readonly Finding[], input: Acceptance): Finding[] {
   const prints = fingerprints(findings);
-  const subjectOf = subjects(input.files);
+  const subjectOf = subjects(input.files, input.parse ?? parseOnce());
   const waivers = input.config.waivers ?? [];
   const doc =
     input.configText !== undefined && waivers.length > 0
