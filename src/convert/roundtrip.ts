@@ -3,7 +3,15 @@ import type { Crd } from "../crd/index.js";
 import { type Finding, finding, formatValue } from "../findings/index.js";
 import { splitApiVersion } from "../names/index.js";
 import type { FieldPath } from "../path/index.js";
-import { displayText, getKey, isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
+import {
+  displayText,
+  getKey,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  seededRandom,
+  setKey,
+} from "../value/index.js";
 import { convert } from "./engine.js";
 import type { Conversion } from "./types.js";
 
@@ -103,23 +111,11 @@ export function roundTrip(
   return out;
 }
 
-/** mulberry32: a small deterministic generator. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `count` small objects of `version` generated from its schema (deterministic for a seed). */
 export function sampleObjects(crd: Crd, version: string, count: number, seed: number): JsonObject[] {
   const v = crd.versions.find((x) => x.name === version);
   if (v?.openAPIV3Schema === undefined) return [];
-  const rand = rng(seed);
+  const rand = seededRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const word = () => {
     const chars = "abcdefghijklmnopqrstuvwxyz0123456789";

@@ -121,3 +121,18 @@ export function shallowCopy<T extends JsonObject | JsonValue[]>(value: T): T {
   for (const key of Object.keys(value)) setKey(out, key, (value as JsonObject)[key] as JsonValue);
   return out as T;
 }
+
+/**
+ * A deterministic stream of numbers in [0, 1) for a seed (mulberry32): sample
+ * objects and generated test cases that a seed reproduces.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
