@@ -14,6 +14,8 @@ import {
   type KubernetesRelease,
   loadWorkspace,
   normalizeObjects,
+  type ParsedFile,
+  type ParsedSource,
   type TextFile,
 } from "../src/index.js";
 import type { RunContext } from "./inputs.js";
@@ -33,7 +35,8 @@ export interface Fix {
 
 export interface FixOptions {
   policy: "kep" | "smd";
-  crds: readonly TextFile[];
+  /** The repository's CRDs: as text, or as the check parsed them. */
+  crds: readonly (TextFile | ParsedFile)[];
   goTypes?: readonly TextFile[];
   kubernetesVersion?: KubernetesRelease;
   /** The changed lines: a suggestion may only sit on lines the pull request's diff shows. */
@@ -51,11 +54,14 @@ export function suggestedFixes(
   const unionErrors = findings.filter((f) => f.rule === "union" && f.severity === "error" && f.file !== undefined);
   const files = changed.filter((c) => unionErrors.some((f) => f.file === c.path));
   if (files.length === 0) return [];
+  // A side the check parsed is read as it parsed it (a ChangedFile from checkCheckout carries its sides).
+  const side = (path: string, text: string, parsed: ParsedSource | undefined): TextFile | ParsedFile =>
+    parsed === undefined ? { path, text } : { path, text, ...parsed };
   const workspace = loadWorkspace({
-    inputs: files.map((f) => ({ path: f.path, text: f.after })),
+    inputs: files.map((f) => side(f.path, f.after, f.parsed?.after)),
     crds: options.crds,
     goTypes: options.goTypes ?? [],
-    old: files.flatMap((f) => (f.before === undefined ? [] : [{ path: f.path, text: f.before }])),
+    old: files.flatMap((f) => (f.before === undefined ? [] : [side(f.path, f.before, f.parsed?.before)])),
     kubernetesVersion: options.kubernetesVersion,
   });
   const results = normalizeObjects(workspace.objects, workspace.catalog, {

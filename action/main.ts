@@ -46,7 +46,7 @@ export async function run(): Promise<void> {
     const started = Date.now();
     const collected = await collect(inputs, config, ctx);
     const { changed, deleted, problems, notes } = collected;
-    const { findings, lines, crds, goTypes } = checkCheckout(ctx.workspace, {
+    const checked = checkCheckout(ctx.workspace, {
       changed,
       deleted,
       problems,
@@ -62,6 +62,7 @@ export async function run(): Promise<void> {
         baselineFile,
       },
     });
+    const { findings, lines, crds, goTypes } = checked;
     const files = changed.length + deleted.length + new Set(problems.map((p) => p.file)).size;
     if (collected.failure === undefined && files === 0) notes.push("no Kubernetes files changed");
     const summary = summarize(findings, files, 0);
@@ -75,7 +76,7 @@ export async function run(): Promise<void> {
     const policy = inputs.policy ?? config.policy ?? "kep";
     const fixes =
       inputs.suggestFixes && collected.base
-        ? suggestedFixes(changed, findings, { policy, crds, goTypes, kubernetesVersion, lines: diffLines })
+        ? suggestedFixes(checked.changed, findings, { policy, crds, goTypes, kubernetesVersion, lines: diffLines })
         : [];
     const skipped = await postSuggestions(fixes, ctx, inputs.token, policy);
     if (skipped) notes.push(skipped);

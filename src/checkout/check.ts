@@ -14,6 +14,7 @@ import {
   type KubernetesRelease,
   type KunionConfig,
   looksLikeTemplate,
+  type ParsedFile,
   type TextFile,
 } from "../index.js";
 import { readGlobbed, repositoryConversions, repositoryCrds } from "./changes.js";
@@ -49,8 +50,14 @@ export interface CheckoutResult {
    * asks for its file's lines, so the others' hunks are never computed.
    */
   lines: ChangedLines;
-  /** The repository's CRDs and Go types that gave the changed files their schemas. */
-  crds: TextFile[];
+  /**
+   * The changed files as checked (a CRD file git did not pair with its old
+   * file paired), each side checkChanges read parsed: the Action's fixes
+   * read them without parsing them again.
+   */
+  changed: ChangedFile[];
+  /** The repository's CRDs, parsed, and Go types that gave the changed files their schemas. */
+  crds: ParsedFile[];
   goTypes: TextFile[];
 }
 
@@ -65,7 +72,12 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
     for (const p of change.problems) if (p.file !== undefined && !lines.has(p.file)) lines.set(p.file, "all");
     return lines;
   };
-  const accepted = (found: Finding[], crds: { files: TextFile[] }, goTypes: { files: TextFile[] }): CheckoutResult => {
+  const accepted = (
+    found: Finding[],
+    crds: ParsedFile[],
+    goTypes: TextFile[],
+    checked: ChangedFile[],
+  ): CheckoutResult => {
     const lines = linesOf(found);
     const files = [
       ...changed.map((f) => ({ path: f.path, text: f.after })),
@@ -73,10 +85,10 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
     ];
     const placed = placeRemovals(found, lines);
     const findings = change.acceptance ? accept(placed, { ...change.acceptance, config, files, parse }) : placed;
-    return { findings, found: placed, lines, crds: crds.files, goTypes: goTypes.files };
+    return { findings, found: placed, lines, changed: checked, crds, goTypes };
   };
   if (changed.length === 0 && deleted.length === 0) {
-    return accepted(applySeverities([...change.problems], config.rules), { files: [] }, { files: [] });
+    return accepted(applySeverities([...change.problems], config.rules), [], [], []);
   }
   const crdGlobs = change.crds !== undefined && change.crds.length > 0 ? change.crds : (config.crds ?? []);
   const crds = repositoryCrds(root, crdGlobs, new Set(changed.map((c) => c.path)));
@@ -90,20 +102,22 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
       repositoryConversions(root, config.conversions ?? [], new Set([...changed, ...deleted].map((f) => f.path))),
     parse,
   });
+  const checked = changed.map(parsedSides(parse));
+  const parsedCrds = crds.files.map((f) => ({ ...f, ...parse(f.text, f.path) }));
   const found = [
     ...change.problems,
     ...crds.problems,
     ...goTypes.problems,
-    ...checkChanges(changed.map(parsedSides(parse)), {
+    ...checkChanges(checked, {
       severities: config.rules,
-      crds: crds.files.map((f) => ({ ...f, ...parse(f.text, f.path) })),
+      crds: parsedCrds,
       goTypes: goTypes.files,
       unknownFields: strict ? "error" : "warning",
       kubernetesVersion: change.kubernetesVersion,
     }),
     ...removed,
   ];
-  return accepted(applySeverities(found, config.rules), crds, goTypes);
+  return accepted(applySeverities(found, config.rules), parsedCrds, goTypes.files, checked);
 }
 
 /** A changed file with the sides checkChanges parses (none of a template's) parsed by the check's parser. */
