@@ -12,10 +12,12 @@
  * time of its git calls and their CPU time, from a preload that times them.
  *
  * KUNION_ACTION_RUNS sets the number of interleaved runs (default 5);
- * KUNION_ACTION_COMPARE, another bundle to measure alike (before and after).
+ * KUNION_ACTION_COMPARE, another bundle to measure alike (before and after);
+ * KUNION_ACTION_PROFILE, a directory: after the measured runs, each bundle
+ * runs once more under `node --cpu-prof` and leaves its profile there.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { parseAllDocuments } from "yaml";
@@ -215,6 +217,15 @@ for (let i = 0; i < runs; i++) {
     b.runs.push(measure(args, runnerEnvironment(), [0, 1]));
   }
 }
+const profiles = process.env.KUNION_ACTION_PROFILE;
+if (profiles) {
+  // Apart from the measured runs: the profiler slows the process it watches.
+  mkdirSync(profiles, { recursive: true });
+  for (const [i, b] of bundles.entries()) {
+    const args = ["--cpu-prof", "--cpu-prof-dir", profiles, "--cpu-prof-name", `action-${i}.cpuprofile`, b.path];
+    measure(args, runnerEnvironment(), [0, 1]);
+  }
+}
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const figure = (xs: Usage[], k: Exclude<keyof Usage, "log">) => median(xs.map((u) => u[k] ?? 0));
 const ms = (n: number) => `${n.toFixed(0).padStart(6)} ms`;
@@ -234,3 +245,8 @@ for (const b of bundles) {
     `  ratio: wall ${(figure(b.runs, "wallMs") / figure(baseline, "wallMs")).toFixed(2)}x, cpu ${(figure(b.runs, "cpuMs") / figure(baseline, "cpuMs")).toFixed(2)}x the baseline`,
   );
 }
+if (profiles)
+  console.log(
+    `profiles (node --cpu-prof): ${bundles.map((_, i) => join(profiles, `action-${i}.cpuprofile`)).join(", ")}`,
+  );
+rmSync(dir, { recursive: true, force: true });
