@@ -310,6 +310,20 @@ describe("served-versions-diverge", () => {
     ]);
   });
 
+  it("reports only what a changed pair adds to the divergences the old revision served", () => {
+    const required = { required: ["replicas"] };
+    const before = crd([
+      { name: "v1", spec },
+      { name: "v2", spec: obj({ replicas: int() }, required) },
+    ]);
+    const after = crd([
+      { name: "v1", spec },
+      { name: "v2", spec: obj({ replicas: int(), n: int() }, required) },
+    ]);
+    const found = diff(before, after).filter((f) => f.rule === "served-versions-diverge");
+    expect(found.map((f) => f.detail.split(":")[0])).toEqual(["v2 → v1 field-removed"]);
+  });
+
   it("does not fire for a divergence the old revision already served, nor with a webhook", () => {
     const both = crd([
       { name: "v1", spec },
