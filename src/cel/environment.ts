@@ -3,9 +3,9 @@
  * checker's overload table, and the evaluation environment, in which every
  * function is metered for cost (cost/) and comprehensions tick.
  */
-import { type CelEnv, celEnv } from "@bufbuild/cel";
-import { metered } from "./cost/cost.js";
-import { tickFunc } from "./cost/instrument.js";
+import { type CelEnv, type CelFunc, celEnv } from "@bufbuild/cel";
+import { metered, meteredOverloads, type Overloads } from "./cost/cost.js";
+import { TICK, tickFunc } from "./cost/instrument.js";
 import { RUNTIME_FUNCS } from "./libraries/index.js";
 
 export { FUNCTIONS } from "./libraries/index.js";
@@ -13,7 +13,19 @@ export { FUNCTIONS } from "./libraries/index.js";
 function buildEnv(): CelEnv {
   // @bufbuild/cel's standard library and the declared functions, as one resolver, each then metered.
   const base = celEnv({ funcs: [...RUNTIME_FUNCS] });
-  return celEnv({ funcs: [...[...base.funcs].map(metered), tickFunc()] });
+  const general = celEnv({ funcs: [...[...base.funcs].map(metered), tickFunc()] });
+  // The planner finds each name's overloads in `funcs`: there, one dispatch per name over the same overloads
+  // (cost.ts meteredOverloads), which @bufbuild/cel's own (`general`) takes values other than plain ones.
+  const byName = new Map<string, CelFunc[]>();
+  for (const f of base.funcs) byName.set(f.name, [...(byName.get(f.name) ?? []), f]);
+  const calls = new Map<string, Overloads>();
+  for (const [name, overloads] of byName) {
+    const group = general.funcs.find(name);
+    if (group !== undefined) calls.set(name, meteredOverloads(name, overloads, group as unknown as Overloads));
+  }
+  calls.set(TICK, tickFunc() as unknown as Overloads);
+  const funcs = { find: (name: string) => calls.get(name), [Symbol.iterator]: () => general.funcs[Symbol.iterator]() };
+  return Object.create(general, { funcs: { value: funcs } }) as CelEnv;
 }
 
 /** The evaluation environment (metered). */

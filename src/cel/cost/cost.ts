@@ -13,7 +13,19 @@
  * drawn from a work budget: kunion's own bound on one document, counted in
  * the same units so that it is the same on every machine.
  */
-import { type CelFunc, type CelValue, celType, isCelList, isCelMap } from "@bufbuild/cel";
+import {
+  type CelFunc,
+  CelScalar,
+  type CelValue,
+  celFunc,
+  celMethod,
+  celType,
+  isCelList,
+  isCelMap,
+  isCelUint,
+  listType,
+  mapType,
+} from "@bufbuild/cel";
 import { OpaqueValue } from "../language/values.js";
 import { CIDRValue } from "../libraries/ip.js";
 import { countOf, replacedLength } from "../libraries/strings.js";
@@ -51,84 +63,55 @@ function traversalCost(v: CelValue | undefined): number {
   return 1;
 }
 
+type Charge = (args: readonly CelValue[]) => number;
+
+const ONE: Charge = () => 1;
+const NONE: Charge = () => 0;
+
+/** Each of `names` charging `charge`. */
+const each = (names: readonly string[], charge: Charge): Array<[string, Charge]> => names.map((n) => [n, charge]);
+
 /**
- * What one call costs, as the API server charges it: cost.go `CallCost` for
- * the Kubernetes libraries and the strings extension, runtimecost.go
- * `costCall` for the standard functions, 1 for anything else. `args` are
- * cel-go's: the target first, then the arguments.
+ * What one call costs, as the API server charges it, by function name:
+ * cost.go `CallCost` for the Kubernetes libraries and the strings extension,
+ * runtimecost.go `costCall` for the standard functions; 1 for any other.
+ * `args` are cel-go's: the target first, then the arguments.
  */
-export function callCost(name: string, args: readonly CelValue[]): number {
-  const [a0, a1] = args;
-  switch (name) {
-    // cost.go
-    case "isSorted":
-    case "sum":
-    case "max":
-    case "min":
-    case "indexOf":
-    case "lastIndexOf":
-      return traversalCost(a0);
-    case "url":
-    case "lowerAscii":
-    case "upperAscii":
-    case "substring":
-    case "trim":
-    case "cidr":
-    case "isIP":
-    case "isCIDR":
-    case "quantity":
-    case "isQuantity":
-      return traverse(sizeOf(a0));
-    case "replace":
-    case "split":
-    case "ip.isCanonical":
-      return Math.ceil(sizeOf(a0) * 2 * 0.1);
-    case "join":
-      return Math.ceil(joinedLength(args) * 2 * 0.1);
-    case "find":
-    case "findAll":
-    case "matches": // runtimecost.go MatchesString: the same product
-      return traverse(1 + sizeOf(a0)) * Math.ceil(sizeOf(a1) * 0.25);
-    case "ip":
-      return a0 instanceof CIDRValue ? 1 : traverse(sizeOf(a0));
-    case "containsIP":
-    case "containsCIDR": {
-      let cost = Math.ceil(sizeOf(a0) * 2 * 0.1);
-      if (name === "containsCIDR") cost += traverse(sizeOf(a0)) + 1;
-      if (typeof a1 === "string") cost += traverse(a1.length);
-      return cost;
-    }
-    // runtimecost.go
-    case "startsWith":
-    case "endsWith":
-    case "bytes":
-      return traverse(sizeOf(a0));
-    case "string":
-      return a0 instanceof Uint8Array ? traverse(a0.length) : 1;
-    case "@in":
-      return isCelList(a1) ? a1.size : 1;
-    case "_==_":
-    case "_!=_":
-      return traverse(Math.min(sizeOf(a0), sizeOf(a1)));
-    case "_<_":
-    case "_<=_":
-    case "_>_":
-    case "_>=_":
-      return typeof a0 === "string" || a0 instanceof Uint8Array ? traverse(Math.min(sizeOf(a0), sizeOf(a1))) : 1;
-    case "_+_":
-      return typeof a0 === "string" || a0 instanceof Uint8Array ? traverse(sizeOf(a0) + sizeOf(a1)) : 1;
-    case "contains":
-      return traverse(sizeOf(a0)) * traverse(sizeOf(a1));
-    // cel-go ext/sets.go trackSetsCost: 1 + m × n (twice for equivalence)
-    case "sets.contains":
-    case "sets.intersects":
-      return 1 + sizeOf(a0) * sizeOf(a1);
-    case "sets.equivalent":
-      return 1 + 2 * sizeOf(a0) * sizeOf(a1);
-    default:
-      return 1;
-  }
-}
+const COSTS = new Map<string, Charge>([
+  // cost.go
+  ...each(["isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"], ([a0]) => traversalCost(a0)),
+  ...each(
+    ["url", "lowerAscii", "upperAscii", "substring", "trim", "cidr", "isIP", "isCIDR", "quantity", "isQuantity"],
+    ([a0]) => traverse(sizeOf(a0)),
+  ),
+  ...each(["replace", "split", "ip.isCanonical"], ([a0]) => Math.ceil(sizeOf(a0) * 2 * 0.1)),
+  ["join", (args) => Math.ceil(joinedLength(args) * 2 * 0.1)],
+  // runtimecost.go MatchesString: the same product
+  ...each(["find", "findAll", "matches"], ([a0, a1]) => traverse(1 + sizeOf(a0)) * Math.ceil(sizeOf(a1) * 0.25)),
+  ["ip", ([a0]) => (a0 instanceof CIDRValue ? 1 : traverse(sizeOf(a0)))],
+  ["containsIP", ([a0, a1]) => Math.ceil(sizeOf(a0) * 2 * 0.1) + (typeof a1 === "string" ? traverse(a1.length) : 0)],
+  [
+    "containsCIDR",
+    ([a0, a1]) =>
+      Math.ceil(sizeOf(a0) * 2 * 0.1) + traverse(sizeOf(a0)) + 1 + (typeof a1 === "string" ? traverse(a1.length) : 0),
+  ],
+  // runtimecost.go
+  ...each(["startsWith", "endsWith", "bytes"], ([a0]) => traverse(sizeOf(a0))),
+  ["string", ([a0]) => (a0 instanceof Uint8Array ? traverse(a0.length) : 1)],
+  ["@in", ([, a1]) => (isCelList(a1) ? a1.size : 1)],
+  ...each(["_==_", "_!=_"], ([a0, a1]) => traverse(Math.min(sizeOf(a0), sizeOf(a1)))),
+  ...each(["_<_", "_<=_", "_>_", "_>=_"], ([a0, a1]) =>
+    typeof a0 === "string" || a0 instanceof Uint8Array ? traverse(Math.min(sizeOf(a0), sizeOf(a1))) : 1,
+  ),
+  ["_+_", ([a0, a1]) => (typeof a0 === "string" || a0 instanceof Uint8Array ? traverse(sizeOf(a0) + sizeOf(a1)) : 1)],
+  ["contains", ([a0, a1]) => traverse(sizeOf(a0)) * traverse(sizeOf(a1))],
+  // cel-go ext/sets.go trackSetsCost: 1 + m × n (twice for equivalence)
+  ...each(["sets.contains", "sets.intersects"], ([a0, a1]) => 1 + sizeOf(a0) * sizeOf(a1)),
+  ["sets.equivalent", ([a0, a1]) => 1 + 2 * sizeOf(a0) * sizeOf(a1)],
+]);
+
+/** The cost of a call of `name` (COSTS), looked up once per function rather than per call. */
+const costOf = (name: string): Charge => COSTS.get(name) ?? ONE;
 
 /** The length of `list.join(sep)`, without building it. */
 function joinedLength(args: readonly CelValue[]): number {
@@ -140,32 +123,26 @@ function joinedLength(args: readonly CelValue[]): number {
 }
 
 /**
- * What a call builds, beyond its cost, for the work budget: the length of
- * the string or list it returns, when that can outgrow its inputs. Known
- * before the call, so a call that would build too much never starts.
+ * What a call builds, beyond its cost, for the work budget, by function
+ * name: the length of the string or list it returns, when that can outgrow
+ * its inputs; 0 for any other. Known before the call, so a call that would
+ * build too much never starts.
  */
-function builtSize(name: string, args: readonly CelValue[]): number {
-  const [a0, a1, a2, a3] = args;
-  switch (name) {
-    case "replace":
-      return typeof a0 === "string" && typeof a1 === "string" && typeof a2 === "string"
+const BUILT = new Map<string, Charge>([
+  [
+    "replace",
+    ([a0, a1, a2, a3]) =>
+      typeof a0 === "string" && typeof a1 === "string" && typeof a2 === "string"
         ? replacedLength(a0, a1, a2, typeof a3 === "bigint" ? countOf(a3) : -1)
-        : 0;
-    case "join":
-      return joinedLength(args);
-    case "split":
-    case "lowerAscii":
-    case "upperAscii":
-    case "reverse":
-    case "strings.quote":
-    case "format":
-      return sizeOf(a0);
-    case "_+_": // lists: ArrayValue.concat counts the items it moves
-      return typeof a0 === "string" || a0 instanceof Uint8Array ? sizeOf(a0) + sizeOf(a1) : 0;
-    default:
-      return 0;
-  }
-}
+        : 0,
+  ],
+  ["join", joinedLength],
+  ...each(["split", "lowerAscii", "upperAscii", "reverse", "strings.quote", "format"], ([a0]) => sizeOf(a0)),
+  // lists: ArrayValue.concat counts the items it moves
+  ["_+_", ([a0, a1]) => (typeof a0 === "string" || a0 instanceof Uint8Array ? sizeOf(a0) + sizeOf(a1) : 0)],
+]);
+
+const builtOf = (name: string): Charge => BUILT.get(name) ?? NONE;
 
 interface FuncLike {
   readonly id: string;
@@ -211,6 +188,8 @@ function takes(f: FuncLike, target: CelValue | undefined, args: readonly CelValu
 export function metered(f: CelFunc): CelFunc {
   const inner = f as unknown as FuncLike;
   const name = inner.name;
+  const cost = costOf(name);
+  const built = builtOf(name);
   return handMadeFunc({
     id: inner.id,
     name,
@@ -221,9 +200,128 @@ export function metered(f: CelFunc): CelFunc {
       const meter = currentMeter();
       if (meter !== undefined && takes(inner, target, args)) {
         const all = target === undefined ? args : [target, ...args];
-        meter.charge(callCost(name, all), builtSize(name, all));
+        meter.charge(cost(all), built(all));
       }
       return inner.call(id, target, args);
     },
   });
+}
+
+const { NULL, BYTES, UINT, BOOL, INT, DOUBLE, STRING, DYN } = CelScalar;
+/** The runtime types of plain values (plainType), by their index. */
+const PLAIN_TYPES: readonly TypeLike[] = [
+  STRING,
+  INT,
+  BOOL,
+  DOUBLE,
+  NULL,
+  BYTES,
+  listType(DYN),
+  mapType(DYN, DYN),
+  UINT,
+];
+
+/**
+ * The index in PLAIN_TYPES of a plain value's runtime type (a scalar, null,
+ * bytes, a list, a map, a uint), as `celType` gives it; -1 for anything else
+ * (a message, a type), left to @bufbuild/cel.
+ */
+function plainType(v: unknown): number {
+  switch (typeof v) {
+    case "string":
+      return 0;
+    case "bigint":
+      return 1;
+    case "boolean":
+      return 2;
+    case "number":
+      return 3;
+    case "object":
+      if (v === null) return 4;
+      if (v instanceof Uint8Array) return 5;
+      if (isCelList(v)) return 6;
+      if (isCelMap(v)) return 7;
+      if (isCelUint(v)) return 8;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
+const fitsType = (got: TypeLike, want: TypeLike) =>
+  want.name === DYN_NAME || (got.kind === want.kind && got.name === want.name);
+
+/** The `call` of every `celFunc` and `celMethod`: it answers undefined, doing nothing, for values it does not take. */
+const DECLINING_CALLS = new Set<unknown>([
+  (celFunc("f", [], DYN, () => null) as unknown as FuncLike).call,
+  (celMethod("m", DYN, [], DYN, () => null) as unknown as FuncLike).call,
+]);
+
+/** What @bufbuild/cel calls for a function name: each overload in turn until one answers. */
+export interface Overloads {
+  call(id: number, target: CelValue | undefined, args: CelValue[]): unknown;
+}
+
+/** An overload to call for values of given types, and whether it takes them (then it is charged). */
+interface Candidate {
+  readonly inner: FuncLike;
+  readonly takes: boolean;
+}
+
+/**
+ * One function name's overloads (in @bufbuild/cel's order), metered: the
+ * same calls and charges as @bufbuild/cel's dispatch over the `metered`
+ * overloads, which `general` is, but with the overloads to call resolved
+ * once per combination of runtime types (an overload that cannot take them
+ * is skipped rather than asked) and the cost found once per name. Values
+ * other than plain ones (plainType) go to `general`.
+ */
+export function meteredOverloads(name: string, overloads: readonly CelFunc[], general: Overloads): Overloads {
+  const cost = costOf(name);
+  const built = builtOf(name);
+  const inners = overloads.map((f) => f as unknown as FuncLike);
+  const resolved = new Map<number, readonly Candidate[]>();
+  const resolve = (target: number, args: readonly number[]): Candidate[] => {
+    const out: Candidate[] = [];
+    for (const f of inners) {
+      let takes = (f.target === undefined) === target < 0 && args.length === f.arguments.length;
+      if (takes && target >= 0) takes = fitsType(PLAIN_TYPES[target] as TypeLike, f.target as TypeLike);
+      for (let i = 0; takes && i < args.length; i++)
+        takes = fitsType(PLAIN_TYPES[args[i] as number] as TypeLike, f.arguments[i] as TypeLike);
+      if (takes || !DECLINING_CALLS.has(f.call)) out.push({ inner: f, takes });
+    }
+    return out;
+  };
+  return {
+    call(id, target, args) {
+      // The types as one number: a digit per value (0 for no target), after a leading 1.
+      let key = 1;
+      let targetType = -1;
+      if (target !== undefined) {
+        targetType = plainType(target);
+        if (targetType < 0) return general.call(id, target, args);
+      }
+      key = key * 10 + targetType + 1;
+      for (const a of args) {
+        const t = plainType(a);
+        if (t < 0) return general.call(id, target, args);
+        key = key * 10 + t + 1;
+      }
+      let candidates = resolved.get(key);
+      if (candidates === undefined) {
+        candidates = resolve(targetType, args.map(plainType));
+        resolved.set(key, candidates);
+      }
+      const meter = currentMeter();
+      for (const c of candidates) {
+        if (c.takes && meter !== undefined) {
+          const values = target === undefined ? args : [target, ...args];
+          meter.charge(cost(values), built(values));
+        }
+        const out = c.inner.call(id, target, args);
+        if (out !== undefined) return out;
+      }
+      return undefined;
+    },
+  };
 }

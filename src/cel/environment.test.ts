@@ -1,0 +1,103 @@
+import { celEnv, celUint, isCelError, isCelList, isCelMap, isCelUint, plan } from "@bufbuild/cel";
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import type { JsonValue } from "../value/index.js";
+import { metered } from "./cost/cost.js";
+import { Meter, WorkBudget, withMeter } from "./cost/meter.js";
+import { ENV } from "./environment.js";
+import type { Expr } from "./language/checker.js";
+import { callNode, node } from "./language/syntax.js";
+import { dynValue, OpaqueValue } from "./language/values.js";
+import { makeDuration, makeTimestamp } from "./language/wkt.js";
+import { RUNTIME_FUNCS } from "./libraries/index.js";
+
+// What ENV's dispatch must match: @bufbuild/cel's own, over every function metered one by one.
+const base = celEnv({ funcs: [...RUNTIME_FUNCS] });
+const reference = celEnv({ funcs: [...base.funcs].map(metered) });
+
+/** Each overload: its name, and the names of its receiver's type (if any) and its parameters' types. */
+const overloads = [...base.funcs].map((f) => ({
+  name: f.name,
+  target: f.target?.name,
+  params: f.arguments.map((t) => t.name),
+}));
+
+const ident = (id: number, name: string): Expr =>
+  node(id, { case: "identExpr", value: { $typeName: "cel.expr.Expr.Ident", name } } as Expr["exprKind"]);
+
+const json: fc.Arbitrary<JsonValue> = fc.oneof(
+  fc.string({ maxLength: 4 }),
+  fc.integer({ min: -3, max: 12 }),
+  fc.array(fc.oneof(fc.string({ maxLength: 3 }), fc.integer({ min: -3, max: 12 })), { maxLength: 4 }),
+  fc.dictionary(fc.constantFrom("a", "b", "c"), fc.integer({ min: 0, max: 3 }), { maxKeys: 3 }),
+);
+/** Values of each runtime type, plain (scalars, bytes, lists, maps, uints) or not (timestamps, durations). */
+const byType: Record<string, fc.Arbitrary<unknown>> = {
+  string: fc.oneof(
+    fc.constantFrom("", "a b", "1Mi", "10.0.0.1", "10.0.0.0/8", "https://x.y/z", "a.*", "%s"),
+    fc.string({ maxLength: 5 }),
+  ),
+  int: fc.bigInt(-3n, 12n),
+  double: fc.double({ min: -4, max: 4, noNaN: true }),
+  uint: fc.bigInt(0n, 12n).map((n) => celUint(n)),
+  bool: fc.boolean(),
+  bytes: fc.uint8Array({ maxLength: 3 }),
+  null_type: fc.constant(null),
+  list: fc
+    .array(fc.oneof(fc.string({ maxLength: 3 }), fc.integer({ min: -3, max: 12 })), { maxLength: 4 })
+    .map(dynValue),
+  map: json.map(dynValue),
+  "google.protobuf.Timestamp": fc.constant(makeTimestamp(1_700_000_000n, 0)),
+  "google.protobuf.Duration": fc.constant(makeDuration(3_600_000_000_000n)),
+};
+const value = fc.oneof(...Object.values(byType));
+/** Mostly a value of the declared type, else any. */
+const valueFor = (type: string | undefined) =>
+  fc.oneof({ arbitrary: byType[type ?? ""] ?? value, weight: 4 }, { arbitrary: value, weight: 1 });
+
+/** A result in comparable form. */
+function shown(v: unknown): unknown {
+  if (isCelError(v)) return `error: ${(v as Error).message}`;
+  if (typeof v === "bigint") return `${v}n`;
+  if (isCelUint(v)) return `${v.value}u`;
+  if (v instanceof Uint8Array) return [...v];
+  if (v instanceof OpaqueValue) return `${v.celTypeName}: ${String(v)}`;
+  if (isCelList(v)) return [...(v as Iterable<unknown>)].map(shown);
+  if (isCelMap(v)) return [...(v as unknown as Map<unknown, unknown>).entries()].map(([k, x]) => [shown(k), shown(x)]);
+  if (typeof v === "object" && v !== null) return String(v);
+  return v;
+}
+
+function evaluate(env: typeof ENV, expr: Expr, bindings: Record<string, unknown>) {
+  const meter = new Meter(1e12, new WorkBudget(1e15));
+  const out = withMeter(meter, () => plan(env, expr)(bindings as never));
+  return { out: shown(out), cost: meter.cost, work: meter.work.spent };
+}
+
+describe("ENV's dispatch (cost.ts meteredOverloads)", () => {
+  test("calls, answers and charges as @bufbuild/cel's own dispatch over the metered functions", () => {
+    const call = fc.constantFrom(...overloads).chain((o) =>
+      fc.record({
+        name: fc.constant(o.name),
+        // Mostly the shape of the overload; sometimes another, which no overload may take.
+        target: fc.oneof(
+          { arbitrary: fc.constant(o.target !== undefined), weight: 9 },
+          fc.constant(o.target === undefined),
+        ),
+        arity: fc.oneof({ arbitrary: fc.constant(o.params.length), weight: 9 }, fc.integer({ min: 0, max: 3 })),
+        targetValue: valueFor(o.target),
+        args: fc.tuple(valueFor(o.params[0]), valueFor(o.params[1]), valueFor(o.params[2]), valueFor(o.params[3])),
+      }),
+    );
+    fc.assert(
+      fc.property(call, ({ name, target, arity, targetValue, args }) => {
+        const params = Array.from({ length: arity }, (_, i) => ident(i + 2, `a${i}`));
+        const expr = callNode(1, name, params, target ? ident(10, "t") : undefined);
+        const bindings: Record<string, unknown> = { t: targetValue };
+        for (let i = 0; i < arity; i++) bindings[`a${i}`] = args[i];
+        expect(evaluate(ENV, expr, bindings)).toEqual(evaluate(reference, expr, bindings));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
