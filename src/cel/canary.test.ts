@@ -4,7 +4,7 @@
  * of the AST, the wording of a message). An upgrade that changes one fails
  * the test named after it, rather than some rule far away.
  */
-import { CelScalar, celEnv, celFunc, isCelError, isCelList, isCelMap, parse, plan } from "@bufbuild/cel";
+import { CelScalar, celEnv, celFunc, celMethod, isCelError, isCelList, isCelMap, parse, plan } from "@bufbuild/cel";
 import { RE2JS } from "@bufbuild/re2";
 import { describe, expect, test } from "vitest";
 import { handMadeFunc } from "./cost/cost.js";
@@ -129,6 +129,19 @@ describe("@bufbuild/cel internals", () => {
   test("CelEnv.funcs iterates every function, the standard library's included (environment.ts meters them all)", () => {
     const names = new Set([...celEnv().funcs].map((f) => f.name));
     for (const name of ["size", "_+_", "_==_", "timestamp", "contains", "matches"]) expect(names, name).toContain(name);
+  });
+
+  test("a celFunc or celMethod keeps its implementation in _impl, which its call runs with the receiver as this (cost/cost.ts runs it directly)", () => {
+    const impl = function (this: string, n: bigint) {
+      return [this.repeat(Number(n))];
+    };
+    const m = celMethod("m", CelScalar.STRING, [CelScalar.INT], CelScalar.DYN, impl as never);
+    expect((m as unknown as { _impl: unknown })._impl).toBe(impl);
+    const out = (m as unknown as { call(id: number, t: unknown, a: unknown[]): unknown }).call(1, "ab", [2n]);
+    expect(isCelList(out) && [...(out as Iterable<unknown>)]).toEqual(["abab"]);
+    // Every function of the environment has one; any other would be called through its `call` (slower).
+    for (const f of celEnv({ funcs: [...RUNTIME_FUNCS] }).funcs)
+      expect(typeof (f as unknown as { _impl: unknown })._impl, f.id).toBe("function");
   });
 
   test("a declared implementation replaces @bufbuild/cel's of the same signature (function ids)", () => {

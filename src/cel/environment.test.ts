@@ -1,4 +1,14 @@
-import { celEnv, celUint, isCelError, isCelList, isCelMap, isCelUint, plan } from "@bufbuild/cel";
+import {
+  type CelValue,
+  celEnv,
+  celType,
+  celUint,
+  isCelError,
+  isCelList,
+  isCelMap,
+  isCelUint,
+  plan,
+} from "@bufbuild/cel";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { JsonValue } from "../value/index.js";
@@ -57,15 +67,19 @@ const valueFor = (type: string | undefined) =>
 
 /** A result in comparable form. */
 function shown(v: unknown): unknown {
-  if (isCelError(v)) return `error: ${(v as Error).message}`;
+  if (isCelError(v)) return `error at ${v.exprId}: ${v.message}`;
   if (typeof v === "bigint") return `${v}n`;
   if (isCelUint(v)) return `${v.value}u`;
   if (v instanceof Uint8Array) return [...v];
   if (v instanceof OpaqueValue) return `${v.celTypeName}: ${String(v)}`;
   if (isCelList(v)) return [...(v as Iterable<unknown>)].map(shown);
   if (isCelMap(v)) return [...(v as unknown as Map<unknown, unknown>).entries()].map(([k, x]) => [shown(k), shown(x)]);
-  if (typeof v === "object" && v !== null) return String(v);
-  return v;
+  if (typeof v !== "object" || v === null) return v;
+  try {
+    return `${celType(v as CelValue)}: ${String(v)}`;
+  } catch {
+    return "not a CEL value";
+  }
 }
 
 function evaluate(env: typeof ENV, expr: Expr, bindings: Record<string, unknown>) {

@@ -6,6 +6,9 @@
  * per iteration (instrument.ts). When the limit is reached the meter throws,
  * which unwinds the whole evaluation at once: a runaway rule stops after
  * about `limit` steps, and a call too costly for what is left never starts.
+ * The evaluation environment calls a name's overloads through one dispatch
+ * (meteredOverloads), which picks the overload once per combination of
+ * runtime types and runs its implementation directly.
  *
  * The same charges, plus the size of what a call builds (a replaced or joined
  * string, a concatenation), which the API server's runtime cost leaves out
@@ -17,6 +20,7 @@ import {
   type CelFunc,
   CelScalar,
   type CelValue,
+  celError,
   celFunc,
   celMethod,
   celType,
@@ -257,14 +261,49 @@ const DECLINING_CALLS = new Set<unknown>([
   (celMethod("m", DYN, [], DYN, () => null) as unknown as FuncLike).call,
 ]);
 
+/** @bufbuild/cel's function taking anything and answering it as a CEL value (toCel), or an error value. */
+const AS_CEL = celFunc("", [DYN], DYN, (v) => v as never) as unknown as FuncLike;
+
+/**
+ * What the `call` of a `celFunc` or `celMethod` does once it knows it takes
+ * the values (its types checked again, each with `celType`): the
+ * implementation (`_impl`, see canary.test.ts) with the target as `this`,
+ * its result made a CEL value, what it throws an error value. Undefined when
+ * `f` is not one, or declares a type named dyn that @bufbuild/cel would not
+ * take as dyn.
+ */
+function directCall(f: FuncLike): Overloads["call"] | undefined {
+  const impl = (f as unknown as { _impl?: unknown })._impl;
+  if (!DECLINING_CALLS.has(f.call) || typeof impl !== "function") return undefined;
+  const types = [f.target, ...f.arguments] as Array<TypeLike | undefined>;
+  if (types.some((t) => t !== undefined && t !== DYN && t.name === DYN_NAME)) return undefined;
+  return (id, target, args) => {
+    let out: unknown;
+    try {
+      out = impl.apply(target, args);
+    } catch (e) {
+      return celError(e, id);
+    }
+    switch (typeof out) {
+      case "string":
+      case "bigint":
+      case "boolean":
+      case "number":
+        return out;
+      default:
+        return AS_CEL.call(id, undefined, [out as CelValue]);
+    }
+  };
+}
+
 /** What @bufbuild/cel calls for a function name: each overload in turn until one answers. */
 export interface Overloads {
   call(id: number, target: CelValue | undefined, args: CelValue[]): unknown;
 }
 
-/** An overload to call for values of given types, and whether it takes them (then it is charged). */
+/** An overload to call for values of given types: how, and whether it takes them (then it is charged). */
 interface Candidate {
-  readonly inner: FuncLike;
+  readonly call: Overloads["call"];
   readonly takes: boolean;
 }
 
@@ -279,16 +318,20 @@ interface Candidate {
 export function meteredOverloads(name: string, overloads: readonly CelFunc[], general: Overloads): Overloads {
   const cost = costOf(name);
   const built = builtOf(name);
-  const inners = overloads.map((f) => f as unknown as FuncLike);
+  const inners = overloads.map((f) => {
+    const inner = f as unknown as FuncLike;
+    return { inner, direct: directCall(inner) };
+  });
   const resolved = new Map<number, readonly Candidate[]>();
   const resolve = (target: number, args: readonly number[]): Candidate[] => {
     const out: Candidate[] = [];
-    for (const f of inners) {
+    for (const { inner: f, direct } of inners) {
       let takes = (f.target === undefined) === target < 0 && args.length === f.arguments.length;
       if (takes && target >= 0) takes = fitsType(PLAIN_TYPES[target] as TypeLike, f.target as TypeLike);
       for (let i = 0; takes && i < args.length; i++)
         takes = fitsType(PLAIN_TYPES[args[i] as number] as TypeLike, f.arguments[i] as TypeLike);
-      if (takes || !DECLINING_CALLS.has(f.call)) out.push({ inner: f, takes });
+      if (takes) out.push({ call: direct ?? ((id, target, args) => f.call(id, target, args)), takes });
+      else if (!DECLINING_CALLS.has(f.call)) out.push({ call: (id, target, args) => f.call(id, target, args), takes });
     }
     return out;
   };
@@ -318,7 +361,7 @@ export function meteredOverloads(name: string, overloads: readonly CelFunc[], ge
           const values = target === undefined ? args : [target, ...args];
           meter.charge(cost(values), built(values));
         }
-        const out = c.inner.call(id, target, args);
+        const out = c.call(id, target, args);
         if (out !== undefined) return out;
       }
       return undefined;
