@@ -1,11 +1,14 @@
 /**
  * The two environments of a rule, both from the library declarations: the
  * checker's overload table, and the evaluation environment, in which every
- * function is metered for cost (cost/) and comprehensions tick.
+ * function is metered for cost (cost/) and comprehensions tick; and
+ * `planned`, which plans an expression in it.
  */
-import { type CelEnv, type CelFunc, celEnv } from "@bufbuild/cel";
+import { type CelEnv, type CelFunc, celEnv, plan } from "@bufbuild/cel";
 import { metered, meteredOverloads, type Overloads } from "./cost/cost.js";
 import { TICK, tickFunc } from "./cost/instrument.js";
+import { type Expr, isTypeIdent } from "./language/checker.js";
+import { selectFromVariables, VAR } from "./language/syntax.js";
 import { RUNTIME_FUNCS } from "./libraries/index.js";
 
 export { FUNCTIONS } from "./libraries/index.js";
@@ -24,9 +27,16 @@ function buildEnv(): CelEnv {
     if (group !== undefined) calls.set(name, meteredOverloads(name, overloads, group as unknown as Overloads));
   }
   calls.set(TICK, tickFunc() as unknown as Overloads);
+  calls.set(VAR, { call: (_id, _target, args) => args[0] });
   const funcs = { find: (name: string) => calls.get(name), [Symbol.iterator]: () => general.funcs[Symbol.iterator]() };
   return Object.create(general, { funcs: { value: funcs } }) as CelEnv;
 }
 
 /** The evaluation environment (metered). */
 export const ENV: CelEnv = buildEnv();
+
+/** An instrumented expression (cost/instrument.ts) planned in ENV, variables selected from directly. */
+export function planned(expr: Expr): (bindings: Record<string, unknown>) => unknown {
+  const p = plan(ENV, selectFromVariables(expr, isTypeIdent));
+  return (bindings) => p(bindings as never);
+}

@@ -5,11 +5,11 @@
  * libraries, `cel.bind`, optional syntax), metered for cost, and their results
  * turned back into JSON.
  */
-import { isCelError, isCelList, isCelMap, isCelUint, plan } from "@bufbuild/cel";
+import { isCelError, isCelList, isCelMap, isCelUint } from "@bufbuild/cel";
 import { isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
 import { instrument } from "./cost/instrument.js";
 import { CostExceeded, Meter, PER_CALL_LIMIT, WorkExceeded, withMeter, workBudget } from "./cost/meter.js";
-import { ENV, FUNCTIONS } from "./environment.js";
+import { FUNCTIONS, planned } from "./environment.js";
 import type { CelBudget } from "./index.js";
 import { Checker, formatIssues } from "./language/checker.js";
 import { type CelT, DYN } from "./language/types.js";
@@ -54,8 +54,7 @@ function compileUncached(text: string): { program?: CelExpression; error?: strin
   checker.check(parsed.expr, new Map<string, CelT>([["self", DYN]]));
   if (checker.issues.length > 0) return { error: `compilation failed: ${formatIssues(text, checker.issues)}` };
   const inst = instrument(parsed.expr);
-  const p = plan(ENV, inst.expr);
-  const program: Compiled = { text, run: (b) => p(b as never), baseCost: inst.baseCost };
+  const program: Compiled = { text, run: planned(inst.expr), baseCost: inst.baseCost };
   return { program };
 }
 

@@ -3,7 +3,7 @@
  * as apiextensions-apiserver does (pkg/apiserver/schema/cel: compilation.go,
  * validation.go; CRD validation of the rule fields), with its messages.
  */
-import { type CelValue, isCelError, plan } from "@bufbuild/cel";
+import { type CelValue, isCelError } from "@bufbuild/cel";
 import { type Finding, type FindingType, finding } from "../findings/index.js";
 import type { FieldPath, PathSegment } from "../path/index.js";
 import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
@@ -17,7 +17,7 @@ import {
   withMeter,
   workBudget,
 } from "./cost/meter.js";
-import { ENV, FUNCTIONS } from "./environment.js";
+import { FUNCTIONS, planned } from "./environment.js";
 import { Checker, type Expr, formatIssue, formatIssues } from "./language/checker.js";
 import { parseRule, SyntaxErrorAt, walk } from "./language/syntax.js";
 import { BOOL, type CelT, optionalOf, STRING, schemaType, schemaTypeName, typeKey } from "./language/types.js";
@@ -120,8 +120,7 @@ function compileUncached(text: string, vars: ReadonlyMap<string, CelT>, want: Ce
   const inst = instrument(parsed.expr);
   let run: Program["run"];
   try {
-    const p = plan(ENV, inst.expr);
-    run = (b) => p(b as never);
+    run = planned(inst.expr);
   } catch (e) {
     return `compilation failed: ${e instanceof Error ? e.message : String(e)}`;
   }

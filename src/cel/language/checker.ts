@@ -69,6 +69,9 @@ const TYPE_IDENTS: Record<string, CelT> = {
   dyn: typeOf(DYN),
 };
 
+/** Whether `name` is a type's name (`int`, `string`, ...) where no variable hides it. */
+export const isTypeIdent = (name: string): boolean => Object.hasOwn(TYPE_IDENTS, name);
+
 type Scope = ReadonlyMap<string, CelT>;
 
 export class Checker {

@@ -1,8 +1,10 @@
 /**
  * Parsing a rule: the syntax the @bufbuild/cel parser lacks, optional
  * selection/indexing (`a.?b`, `a[?k]`, rewritten in the source to marker
- * names and then in the AST to internal calls) and the `cel.bind` macro; and
- * the AST tools the rewrites share (node builders, `walk`, `transform`).
+ * names and then in the AST to internal calls) and the `cel.bind` macro; the
+ * rewrite that lets @bufbuild/cel select from variables directly
+ * (`selectFromVariables`); and the AST tools the rewrites share (node
+ * builders, `walk`, `transform`).
  */
 import { parse } from "@bufbuild/cel";
 import { type Expr, OPT_INDEX, OPT_SELECT } from "./checker.js";
@@ -301,6 +303,43 @@ export function parseRule(src: string): Parsed {
     return e;
   });
   return { expr, positions };
+}
+
+/** The runtime function `selectFromVariables` wraps variables in: it answers its argument. */
+export const VAR = "@kunion_var";
+
+/**
+ * Wraps each variable a field is selected from (`self.spec`, `m['k']`) in
+ * `@kunion_var(…)`. @bufbuild/cel plans a selection from a bare identifier
+ * as a qualified name, and at every evaluation looks `self.spec.x` up first
+ * as a variable or type of that name, then `self.spec`, then `self`; from a
+ * call, it selects from the value at once. The checker lets a selection
+ * start only at a variable or a type, and no variable or type has a dotted
+ * name, so the result is the same, errors too (the call takes the
+ * identifier's id, which they carry). Type names are left alone.
+ */
+export function selectFromVariables(expr: Expr, isType: (name: string) => boolean): Expr {
+  const wrapped = (e: Expr | undefined): Expr | undefined =>
+    e?.exprKind.case === "identExpr" && !isType(e.exprKind.value.name) ? callNode(Number(e.id), VAR, [e]) : undefined;
+  return transform(expr, (e) => {
+    const k = e.exprKind;
+    if (k.case === "selectExpr" && !k.value.testOnly) {
+      const operand = wrapped(k.value.operand);
+      if (operand !== undefined) return node(Number(e.id), { case: "selectExpr", value: { ...k.value, operand } });
+    }
+    if (
+      k.case === "callExpr" &&
+      k.value.function === "_[_]" &&
+      k.value.target === undefined &&
+      k.value.args[1]?.exprKind.case === "constExpr"
+    ) {
+      const [first, ...rest] = k.value.args;
+      const operand = wrapped(first);
+      if (operand !== undefined)
+        return node(Number(e.id), { case: "callExpr", value: { ...k.value, args: [operand, ...rest] } });
+    }
+    return e;
+  });
 }
 
 export class SyntaxErrorAt extends Error {
