@@ -33,7 +33,7 @@ import {
 import { OpaqueValue } from "../language/values.js";
 import { CIDRValue } from "../libraries/ip.js";
 import { countOf, replacedLength } from "../libraries/strings.js";
-import { currentMeter } from "./meter.js";
+import { currentMeter, type Meter } from "./meter.js";
 
 const FUNC_MARK = Symbol.for("@bufbuild/cel/func");
 
@@ -67,7 +67,8 @@ function traversalCost(v: CelValue | undefined): number {
   return 1;
 }
 
-type Charge = (args: readonly CelValue[]) => number;
+/** A charge for a call, from cel-go's arguments: the target first, then the arguments (four at most are read). */
+type Charge = (a0?: CelValue, a1?: CelValue, a2?: CelValue, a3?: CelValue) => number;
 
 const ONE: Charge = () => 1;
 const NONE: Charge = () => 0;
@@ -83,43 +84,42 @@ const each = (names: readonly string[], charge: Charge): Array<[string, Charge]>
  */
 const COSTS = new Map<string, Charge>([
   // cost.go
-  ...each(["isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"], ([a0]) => traversalCost(a0)),
+  ...each(["isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"], (a0) => traversalCost(a0)),
   ...each(
     ["url", "lowerAscii", "upperAscii", "substring", "trim", "cidr", "isIP", "isCIDR", "quantity", "isQuantity"],
-    ([a0]) => traverse(sizeOf(a0)),
+    (a0) => traverse(sizeOf(a0)),
   ),
-  ...each(["replace", "split", "ip.isCanonical"], ([a0]) => Math.ceil(sizeOf(a0) * 2 * 0.1)),
-  ["join", (args) => Math.ceil(joinedLength(args) * 2 * 0.1)],
+  ...each(["replace", "split", "ip.isCanonical"], (a0) => Math.ceil(sizeOf(a0) * 2 * 0.1)),
+  ["join", (a0, a1) => Math.ceil(joinedLength(a0, a1) * 2 * 0.1)],
   // runtimecost.go MatchesString: the same product
-  ...each(["find", "findAll", "matches"], ([a0, a1]) => traverse(1 + sizeOf(a0)) * Math.ceil(sizeOf(a1) * 0.25)),
-  ["ip", ([a0]) => (a0 instanceof CIDRValue ? 1 : traverse(sizeOf(a0)))],
-  ["containsIP", ([a0, a1]) => Math.ceil(sizeOf(a0) * 2 * 0.1) + (typeof a1 === "string" ? traverse(a1.length) : 0)],
+  ...each(["find", "findAll", "matches"], (a0, a1) => traverse(1 + sizeOf(a0)) * Math.ceil(sizeOf(a1) * 0.25)),
+  ["ip", (a0) => (a0 instanceof CIDRValue ? 1 : traverse(sizeOf(a0)))],
+  ["containsIP", (a0, a1) => Math.ceil(sizeOf(a0) * 2 * 0.1) + (typeof a1 === "string" ? traverse(a1.length) : 0)],
   [
     "containsCIDR",
-    ([a0, a1]) =>
+    (a0, a1) =>
       Math.ceil(sizeOf(a0) * 2 * 0.1) + traverse(sizeOf(a0)) + 1 + (typeof a1 === "string" ? traverse(a1.length) : 0),
   ],
   // runtimecost.go
-  ...each(["startsWith", "endsWith", "bytes"], ([a0]) => traverse(sizeOf(a0))),
-  ["string", ([a0]) => (a0 instanceof Uint8Array ? traverse(a0.length) : 1)],
-  ["@in", ([, a1]) => (isCelList(a1) ? a1.size : 1)],
-  ...each(["_==_", "_!=_"], ([a0, a1]) => traverse(Math.min(sizeOf(a0), sizeOf(a1)))),
-  ...each(["_<_", "_<=_", "_>_", "_>=_"], ([a0, a1]) =>
+  ...each(["startsWith", "endsWith", "bytes"], (a0) => traverse(sizeOf(a0))),
+  ["string", (a0) => (a0 instanceof Uint8Array ? traverse(a0.length) : 1)],
+  ["@in", (_a0, a1) => (isCelList(a1) ? a1.size : 1)],
+  ...each(["_==_", "_!=_"], (a0, a1) => traverse(Math.min(sizeOf(a0), sizeOf(a1)))),
+  ...each(["_<_", "_<=_", "_>_", "_>=_"], (a0, a1) =>
     typeof a0 === "string" || a0 instanceof Uint8Array ? traverse(Math.min(sizeOf(a0), sizeOf(a1))) : 1,
   ),
-  ["_+_", ([a0, a1]) => (typeof a0 === "string" || a0 instanceof Uint8Array ? traverse(sizeOf(a0) + sizeOf(a1)) : 1)],
-  ["contains", ([a0, a1]) => traverse(sizeOf(a0)) * traverse(sizeOf(a1))],
+  ["_+_", (a0, a1) => (typeof a0 === "string" || a0 instanceof Uint8Array ? traverse(sizeOf(a0) + sizeOf(a1)) : 1)],
+  ["contains", (a0, a1) => traverse(sizeOf(a0)) * traverse(sizeOf(a1))],
   // cel-go ext/sets.go trackSetsCost: 1 + m × n (twice for equivalence)
-  ...each(["sets.contains", "sets.intersects"], ([a0, a1]) => 1 + sizeOf(a0) * sizeOf(a1)),
-  ["sets.equivalent", ([a0, a1]) => 1 + 2 * sizeOf(a0) * sizeOf(a1)],
+  ...each(["sets.contains", "sets.intersects"], (a0, a1) => 1 + sizeOf(a0) * sizeOf(a1)),
+  ["sets.equivalent", (a0, a1) => 1 + 2 * sizeOf(a0) * sizeOf(a1)],
 ]);
 
 /** The cost of a call of `name` (COSTS), looked up once per function rather than per call. */
 const costOf = (name: string): Charge => COSTS.get(name) ?? ONE;
 
 /** The length of `list.join(sep)`, without building it. */
-function joinedLength(args: readonly CelValue[]): number {
-  const [list, sep] = args;
+function joinedLength(list?: CelValue, sep?: CelValue): number {
   if (!isCelList(list)) return 0;
   let n = typeof sep === "string" ? sep.length * Math.max(0, list.size - 1) : 0;
   for (const x of list) n += sizeOf(x);
@@ -135,15 +135,15 @@ function joinedLength(args: readonly CelValue[]): number {
 const BUILT = new Map<string, Charge>([
   [
     "replace",
-    ([a0, a1, a2, a3]) =>
+    (a0, a1, a2, a3) =>
       typeof a0 === "string" && typeof a1 === "string" && typeof a2 === "string"
         ? replacedLength(a0, a1, a2, typeof a3 === "bigint" ? countOf(a3) : -1)
         : 0,
   ],
   ["join", joinedLength],
-  ...each(["split", "lowerAscii", "upperAscii", "reverse", "strings.quote", "format"], ([a0]) => sizeOf(a0)),
+  ...each(["split", "lowerAscii", "upperAscii", "reverse", "strings.quote", "format"], (a0) => sizeOf(a0)),
   // lists: ArrayValue.concat counts the items it moves
-  ["_+_", ([a0, a1]) => (typeof a0 === "string" || a0 instanceof Uint8Array ? sizeOf(a0) + sizeOf(a1) : 0)],
+  ["_+_", (a0, a1) => (typeof a0 === "string" || a0 instanceof Uint8Array ? sizeOf(a0) + sizeOf(a1) : 0)],
 ]);
 
 const builtOf = (name: string): Charge => BUILT.get(name) ?? NONE;
@@ -188,6 +188,13 @@ function takes(f: FuncLike, target: CelValue | undefined, args: readonly CelValu
   return true;
 }
 
+/** Charges `meter` what a call costs and builds (cel-go's arguments: the target first, then the arguments). */
+function chargeCall(meter: Meter, cost: Charge, built: Charge, target: CelValue | undefined, args: CelValue[]): void {
+  const [x, y, z] = args;
+  if (target === undefined) meter.charge(cost(x, y, z, args[3]), built(x, y, z, args[3]));
+  else meter.charge(cost(target, x, y, z), built(target, x, y, z));
+}
+
 /** `f` charging the meter before every call it takes. */
 export function metered(f: CelFunc): CelFunc {
   const inner = f as unknown as FuncLike;
@@ -203,8 +210,7 @@ export function metered(f: CelFunc): CelFunc {
     call(id, target, args) {
       const meter = currentMeter();
       if (meter !== undefined && takes(inner, target, args)) {
-        const all = target === undefined ? args : [target, ...args];
-        meter.charge(cost(all), built(all));
+        chargeCall(meter, cost, built, target, args);
       }
       return inner.call(id, target, args);
     },
@@ -323,6 +329,8 @@ export function meteredOverloads(name: string, overloads: readonly CelFunc[], ge
     return { inner, direct: directCall(inner) };
   });
   const resolved = new Map<number, readonly Candidate[]>();
+  let lastKey = 0;
+  let last: readonly Candidate[] = [];
   const resolve = (target: number, args: readonly number[]): Candidate[] => {
     const out: Candidate[] = [];
     for (const { inner: f, direct } of inners) {
@@ -345,22 +353,26 @@ export function meteredOverloads(name: string, overloads: readonly CelFunc[], ge
         if (targetType < 0) return general.call(id, target, args);
       }
       key = key * 10 + targetType + 1;
-      for (const a of args) {
-        const t = plainType(a);
+      for (let i = 0; i < args.length; i++) {
+        const t = plainType(args[i]);
         if (t < 0) return general.call(id, target, args);
         key = key * 10 + t + 1;
       }
-      let candidates = resolved.get(key);
-      if (candidates === undefined) {
-        candidates = resolve(targetType, args.map(plainType));
-        resolved.set(key, candidates);
-      }
-      const meter = currentMeter();
-      for (const c of candidates) {
-        if (c.takes && meter !== undefined) {
-          const values = target === undefined ? args : [target, ...args];
-          meter.charge(cost(values), built(values));
+      // Most call sites of a name see the same types as the call before.
+      if (key !== lastKey) {
+        let found = resolved.get(key);
+        if (found === undefined) {
+          found = resolve(targetType, args.map(plainType));
+          resolved.set(key, found);
         }
+        lastKey = key;
+        last = found;
+      }
+      const candidates = last;
+      const meter = currentMeter();
+      for (let i = 0; i < candidates.length; i++) {
+        const c = candidates[i] as Candidate;
+        if (c.takes && meter !== undefined) chargeCall(meter, cost, built, target, args);
         const out = c.call(id, target, args);
         if (out !== undefined) return out;
       }
