@@ -58,7 +58,13 @@ function convertAdHoc(body: ConvertRequest, budget: Budget): JsonObject[] {
     if (bad) throw new RequestError(422, "crd", bad.message);
     crds = built.catalog.crds;
   }
-  const loaded = loadConversions([{ path: "conversion", text: JSON.stringify(body.conversion) }], crds);
+  const declaration = {
+    path: "conversion",
+    text: "",
+    documents: [documentOf(body.conversion, "conversion")],
+    findings: [],
+  };
+  const loaded = loadConversions([declaration], crds);
   const [bad] = loaded.findings.filter((f) => f.severity === "error");
   const [conversion] = loaded.conversions;
   if (bad || !conversion) throw new RequestError(422, "conversion", bad?.message ?? "not a Conversion declaration");

@@ -47,16 +47,16 @@ function declarationsOf(file: ParsedFile, crds: readonly Crd[]): { conversions: 
   return { conversions, findings };
 }
 
-/** The Conversion declarations of some files, each parsed here, with what parsing and reading them found. */
+/** The Conversion declarations of some files (a text is parsed here), with what parsing and reading them found. */
 export function loadConversions(
-  files: readonly TextFile[],
+  files: readonly (TextFile | ParsedFile)[],
   crds: readonly Crd[],
 ): { conversions: Conversion[]; findings: Finding[] } {
   const conversions: Conversion[] = [];
   const findings: Finding[] = [];
   for (const file of files) {
-    const parsed = parseSource(file.text, file.path);
-    const read = declarationsOf({ ...file, ...parsed }, crds);
+    const parsed = "documents" in file ? file : { ...file, ...parseSource(file.text, file.path) };
+    const read = declarationsOf(parsed, crds);
     findings.push(...parsed.findings, ...read.findings);
     conversions.push(...read.conversions);
   }
