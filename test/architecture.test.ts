@@ -102,6 +102,29 @@ describe("architecture (docs/architecture.md)", () => {
     }
   });
 
+  // A module's header says what it imports ("Imports value, path and `yaml`."): the sentence
+  // must name exactly the modules and packages its files import, so it cannot go stale.
+  const modules = readdirSync(join(root, "src"), { withFileTypes: true })
+    .filter((e) => e.isDirectory() && e.name !== "cli" && e.name !== "checkout")
+    .map((e) => e.name);
+  it.each(modules)("src/%s/index.ts's header names what the module imports", (name) => {
+    const header = /^\/\*\*([\s\S]*?)\*\//.exec(readFileSync(join(root, "src", name, "index.ts"), "utf8"))?.[1] ?? "";
+    const sentence = /\b[Ii]mports ([^.]*(?:\.(?:js|ts)[^.]*)*)\./.exec(header.replace(/\s*\n\s*\*\s?/g, " "))?.[1];
+    expect(sentence, `src/${name}/index.ts's header has no "Imports …" sentence`).toBeDefined();
+    const claimed = new Set(
+      (sentence as string)
+        .replaceAll("`", "")
+        .split(/,\s*|\s+and\s+|\s+/)
+        .filter((w) => /^[a-z@][\w@./-]*$/.test(w) && !["only", "nothing", "the", "packages", "package"].includes(w)),
+    );
+    const imported = new Set(
+      sources(`src/${name}`)
+        .flatMap((file) => importsOf(file).map((spec) => target(file, spec)))
+        .filter((to) => to !== name && to !== "node:*" && !to.startsWith("src/")),
+    );
+    expect([...claimed].sort()).toEqual([...imported].sort());
+  });
+
   it("src/index.ts exports the modules through their index.ts", () => {
     for (const spec of importsOf("src/index.ts")) {
       expect(spec).toMatch(/^\.\/[a-z]+\/index\.js$|^\.\.\/package\.json$/);

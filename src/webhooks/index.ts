@@ -10,7 +10,7 @@
  * converters come in as a parameter (`Converters`), so this module is independent of how
  * conversions are declared; it is pure, runtime-agnostic and never throws. The admission
  * webhook (`handleAdmissionReview`) normalizes and validates an `AdmissionReview`'s object,
- * the schemas given as a lookup. Imports unions, findings, value, path.
+ * the schemas given as a lookup. Imports convert, unions, findings, names, value, path.
  */
 
 export {
