@@ -325,7 +325,9 @@ describe("workerd: the real Worker entry (functions/worker.ts, wrangler.toml)", 
   it("a body streamed without Content-Length is refused with 413 once it passes 3 MiB", async () => {
     if (!app) throw new Error("wrangler dev did not start");
     // node:http, not fetch: fetch drops an answer that comes while the body is still being sent.
-    const total = 8 * 1024 * 1024; // more, and wrangler dev's proxy resets the connection under the answer
+    // Past the limit, and then no more: the Worker answers while the body is still open, and a client
+    // still writing when the answer comes may see wrangler dev's proxy reset the connection first.
+    const total = 4 * 1024 * 1024;
     const answer = await new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
       const piece = Buffer.alloc(256 * 1024, 0x20);
       let sent = 0;
@@ -355,7 +357,6 @@ describe("workerd: the real Worker entry (functions/worker.ts, wrangler.toml)", 
           sent += piece.length;
           if (!req.write(piece)) return void req.once("drain", pump);
         }
-        if (!answered) req.end();
       };
       pump();
     });
