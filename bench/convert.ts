@@ -6,7 +6,8 @@
  * spoke added for the benchmark, v3, where the hub's startingDeadlineSeconds is
  * deadlineSeconds and concurrencyPolicy a struct {value}; the objects are the
  * tutorial's v1 sample with varied schedules (one in five, @hourly, is kept in
- * the annotation on the way to the hub).
+ * the annotation on the way to the hub). A third line times the same two hops with a CEL-free v1 (the schedule
+ * wrapped into the hub's struct instead of parsed by CEL), so the engine's own cost is printed apart.
  * Run: npm run bench
  */
 import { readFileSync } from "node:fs";
@@ -24,6 +25,26 @@ const declaration = `${readFileSync("examples/conversions/cronjob.yaml", "utf8")
 const [doc] = parseSource(declaration, "bench.yaml").documents;
 const { conversion, findings } = doc ? readConversion(doc) : { conversion: undefined, findings: [] };
 if (!conversion) throw new Error(findings.map((f) => f.message).join("\n"));
+// The engine without CEL: v1's rules are a wrap (the schedule's text becomes a field of the hub's struct), v3's
+// the same rename and unwrap; same objects, same two hops, same final copy.
+const celFreeDeclaration = `apiVersion: kunion.dev/v1alpha1
+kind: Conversion
+metadata: {name: cronjobs.batch.tutorial.kubebuilder.io}
+spec:
+  group: batch.tutorial.kubebuilder.io
+  kind: CronJob
+  hub: v2
+  spokes:
+    v1:
+      - wrap: {path: spec.schedule, into: text}
+    v3:
+      - rename: {from: spec.deadlineSeconds, to: spec.startingDeadlineSeconds}
+      - unwrap: {path: spec.concurrencyPolicy, from: value}
+`;
+const celFreeDoc = parseSource(celFreeDeclaration, "bench-cel-free.yaml").documents[0];
+const celFree = celFreeDoc ? readConversion(celFreeDoc) : { conversion: undefined, findings: [] };
+if (!celFree.conversion) throw new Error(celFree.findings.map((f) => f.message).join("\n"));
+const celFreeConversion = celFree.conversion;
 
 const sampleText = readFileSync(
   join(corpus, "kubebuilder-book/examples/multiversion-tutorial/batch_v1_cronjob.yaml"),
@@ -41,9 +62,11 @@ const target = "batch.tutorial.kubebuilder.io/v3";
 
 let sink = 0;
 // The v3 shape, so the benchmark never times a declaration that converts nothing.
-const first = convert(objects[0] as JsonObject, target, conversion).object?.spec as JsonObject | undefined;
-if (first?.deadlineSeconds === undefined || (first.concurrencyPolicy as JsonObject | undefined)?.value === undefined)
-  throw new Error(`not a v3 CronJob: ${JSON.stringify(first)}`);
+for (const c of [conversion, celFreeConversion]) {
+  const first = convert(objects[0] as JsonObject, target, c).object?.spec as JsonObject | undefined;
+  if (first?.deadlineSeconds === undefined || (first.concurrencyPolicy as JsonObject | undefined)?.value === undefined)
+    throw new Error(`not a v3 CronJob: ${JSON.stringify(first)}`);
+}
 // The floor under the conversion: the declaration's CEL alone, as the v1 → v2 step evaluates it (assert and set
 // toward the hub on the v1 object, set back on the hub object).
 const v1Rules = ((doc as { value: JsonObject }).value.spec as JsonObject).spokes as JsonObject;
@@ -80,6 +103,18 @@ const [copyMs, convertMs] = medianPair(
     }
   },
 );
+const [copyEngineMs, engineMs] = medianPair(
+  () => {
+    for (const o of objects) sink += Object.keys(clone(o)).length;
+  },
+  () => {
+    for (const o of objects) {
+      const r = convert(o, target, celFreeConversion);
+      if (r.object) sink += 1;
+      else failed++;
+    }
+  },
+);
 console.log(`${objects.length} CronJobs, v1 → v2 (hub) → v3${failed > 0 ? ` (${failed} failed)` : ""}`);
 console.log(`baseline: deep copy ${copyMs.toFixed(1)} ms per pass`);
 console.log(
@@ -87,5 +122,8 @@ console.log(
 );
 console.log(
   `of which the declaration's CEL alone (3 expressions per object): ${celMs.toFixed(1)} ms, ratio to a deep copy ${(celMs / copyCelMs).toFixed(1)}`,
+);
+console.log(
+  `two-hop conversion without CEL (v1 wraps the schedule): ${engineMs.toFixed(1)} ms, ratio to a deep copy ${(engineMs / copyEngineMs).toFixed(1)}`,
 );
 if (sink < 0) console.log(sink);
