@@ -154,14 +154,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         at += c.length;
       }
       chunks.length = 0;
-      const headers: Array<[string, string]> = [];
-      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-        headers.push([req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string]);
-      }
       const forwarded: ForwardedRequest = {
         method: req.method ?? "GET",
         url: `http://kunion.local${path.startsWith("/") ? path : `/${path}`}`,
-        headers,
+        rawHeaders: req.rawHeaders,
         body,
       };
       const job = pool.run(forwarded);
@@ -225,7 +221,7 @@ function send(res: ServerResponse, answer: Answer): void {
   if (res.headersSent || res.destroyed) return;
   res.statusCode = answer.status;
   for (const [name, value] of answer.headers) res.setHeader(name, value);
-  res.setHeader("content-length", answer.body.byteLength);
+  res.setHeader("content-length", Buffer.byteLength(answer.body));
   res.end(res.req.method === "HEAD" ? undefined : answer.body);
 }
 

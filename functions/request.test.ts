@@ -1,7 +1,11 @@
-/** The body limit as the app applies it, the same on Workers and in-process: a body read while it streams. */
+/**
+ * The body limit as the app applies it, the same on Workers and in-process: a body read while
+ * it streams; and a body the Node server read before the app (BufferedRequest) read as a streamed one is.
+ */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createApp } from "./app.js";
-import { maxBodyBytes, readLimited } from "./request.js";
+import { BufferedRequest, maxBodyBytes, readLimited, readLocated } from "./request.js";
 
 const app = createApp({ defaults: [] });
 
@@ -47,5 +51,63 @@ describe("a body read while it streams", () => {
     expect([...bytes]).toEqual([1, 1, 1, 2, 2, 2, 2, 2, 3, 3]);
     await expect(readLimited(chunksOf([3, 5, 3]), 10)).rejects.toMatchObject({ status: 413, field: "body" });
     expect((await readLimited(null, 10)).byteLength).toBe(0);
+  });
+});
+
+describe("a body already in memory (BufferedRequest)", () => {
+  const url = "http://kunion.local/v1/validate";
+  const pair = (bytes: Uint8Array, type = "application/json") => {
+    const headers: Array<[string, string]> = [["content-type", type]];
+    return [
+      new Request(url, { method: "POST", headers, body: bytes.slice() }),
+      new BufferedRequest(url, { method: "POST", headers }, bytes.slice()),
+    ] as const;
+  };
+  const outcome = async (read: () => Promise<unknown>) => {
+    try {
+      return { value: await read() };
+    } catch (e) {
+      return { thrown: e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e) };
+    }
+  };
+  const texts = fc.oneof(
+    fc.string({ unit: "grapheme" }),
+    fc.json(),
+    fc.jsonValue().map((v) => `\uFEFF${JSON.stringify(v)}`),
+  );
+  const bodies = fc.oneof(
+    texts.map((t) => new TextEncoder().encode(t)),
+    fc.uint8Array({ maxLength: 64 }), // not always UTF-8
+  );
+
+  it("reads as a Request with the same body does: text, json, arrayBuffer, bytes and the body stream", async () => {
+    await fc.assert(
+      fc.asyncProperty(bodies, async (bytes) => {
+        for (const reader of ["text", "json", "arrayBuffer", "bytes"] as const) {
+          const [streamed, buffered] = pair(bytes);
+          expect(await outcome(() => buffered[reader]())).toEqual(await outcome(() => streamed[reader]()));
+        }
+        const [streamed, buffered] = pair(bytes);
+        expect(await readLimited(buffered.body, maxBodyBytes)).toEqual(await readLimited(streamed.body, maxBodyBytes));
+      }),
+    );
+  });
+
+  it("readLocated gives what it gives for the streamed body, answer or refusal, JSON or YAML", async () => {
+    await fc.assert(
+      fc.asyncProperty(bodies, fc.constantFrom("application/json", "application/yaml"), async (bytes, type) => {
+        const [streamed, buffered] = pair(bytes, type);
+        const read = async (req: Request) => {
+          const r = await outcome(() => readLocated(req));
+          return "value" in r ? { value: (r.value as { body: unknown }).body } : r;
+        };
+        expect(await read(buffered)).toEqual(await read(streamed));
+      }),
+    );
+  });
+
+  it("a body over the limit is refused with 413", async () => {
+    const [, buffered] = pair(new Uint8Array(maxBodyBytes + 1).fill(0x20));
+    await expect(readLocated(buffered)).rejects.toMatchObject({ status: 413, field: "body" });
   });
 });

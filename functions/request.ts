@@ -64,6 +64,51 @@ export async function readLimited(body: ReadableStream<Uint8Array> | null, max: 
   return bytes;
 }
 
+type BodyReaders = "body" | "text" | "json" | "arrayBuffer" | "bytes";
+// The DOM types declare Request's body readers as properties, which a subclass may not redefine as methods.
+const RequestBase: new (url: string, init: RequestInit) => Omit<Request, BodyReaders> = Request;
+
+/**
+ * A request whose body is already in memory (the Node server reads it on its main thread and
+ * hands the bytes to a worker): readLocated and Hono's `c.req.json()`/`text()`/`arrayBuffer()`
+ * take the bytes as they are, and a stream is made only if something asks for `body`. Building
+ * and draining a Request's body stream was most of the worker's cost of a small request.
+ */
+export class BufferedRequest extends RequestBase implements Request {
+  readonly #bytes: Uint8Array;
+  #stream: ReadableStream<Uint8Array> | undefined;
+  constructor(url: string, init: { method: string; headers: Array<[string, string]> }, bytes: Uint8Array) {
+    super(url, init);
+    this.#bytes = bytes;
+  }
+  /** The body's bytes, without copying them. */
+  get buffered(): Uint8Array {
+    return this.#bytes;
+  }
+  get body(): ReadableStream<Uint8Array> {
+    const bytes = this.#bytes;
+    this.#stream ??= new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (bytes.byteLength > 0) controller.enqueue(bytes);
+        controller.close();
+      },
+    });
+    return this.#stream;
+  }
+  async text(): Promise<string> {
+    return new TextDecoder().decode(this.#bytes); // as fetch's text(): a BOM dropped, bad bytes replaced
+  }
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#bytes.slice().buffer;
+  }
+  async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return this.#bytes.slice();
+  }
+}
+
 /** A body, and for YAML where each of its fields is: the line and column findings carry. */
 export interface ReadBody {
   body: JsonObject;
@@ -87,7 +132,8 @@ export async function readLocated(req: Request, options: { manyDocuments?: boole
     throw new RequestError(415, "Content-Type", `unsupported content type "${type}": send JSON or YAML`);
   }
   if (Number(req.headers.get("content-length") ?? 0) > maxBodyBytes) throw bodyTooLarge();
-  const bytes = await readLimited(req.body, maxBodyBytes);
+  const bytes = req instanceof BufferedRequest ? req.buffered : await readLimited(req.body, maxBodyBytes);
+  if (bytes.byteLength > maxBodyBytes) throw bodyTooLarge();
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
