@@ -6,33 +6,44 @@
  * drives each route for KUNION_BENCH_SECONDS seconds (default 30) in all, split into rounds
  * that take the routes in turn, so a route and its echo meet the same load on a shared
  * machine; a route's figure is its median round. Nothing leaves loopback.
+ *
+ * autocannon runs in a child process of its own (its CLI, once per round and route). Run in
+ * this process, it shared the server's main thread, the one that reads every request and hands
+ * it to a worker: each route's figure then carried the load generator's work on the server's
+ * critical path (echo most), which measured the generator as much as the server and moved
+ * with whatever else loaded that thread. Apart, the two meet only as a deployed server meets
+ * its clients on a shared machine: as processes taking turns on the CPUs.
  * Run: npx esbuild bench/http.ts \
- *   --bundle --platform=node --format=esm --target=node24 --external:autocannon \
+ *   --bundle --platform=node --format=esm --target=node24 \
  *   --outfile=dist/bench/http.js --banner:js="import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" \
  *   && KUNION_BENCH_SECONDS=5 node dist/bench/http.js
  */
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
-// @ts-expect-error autocannon ships no types; the one call below is typed by `Autocannon`.
-import autocannonUntyped from "autocannon";
+import { fileURLToPath } from "node:url";
 import { startServer } from "../functions/node-server.js";
 import { parseSource } from "../src/index.js";
 
+/** The fields of autocannon's JSON report (`-j`) read here. */
 interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p99: number; average: number };
+  requests: { average: number };
+  latency: { p99: number };
   non2xx: number;
   errors: number;
-  timeouts: number;
 }
-type Autocannon = (options: {
-  url: string;
-  method: string;
-  headers: Record<string, string>;
-  body: string;
-  duration: number;
-  connections: number;
-}) => Promise<AutocannonResult>;
-const autocannon = autocannonUntyped as Autocannon;
+
+const autocannonCli = fileURLToPath(import.meta.resolve("autocannon"));
+
+/** POSTs `body` to `url` over `connections` connections for `seconds`, from a child process. */
+function autocannon(url: string, body: string, seconds: number, connections: number): Promise<AutocannonResult> {
+  const args = [autocannonCli, "-j", "-n", "-c", String(connections), "-d", String(seconds)];
+  args.push("-m", "POST", "-H", "content-type=application/json", "-b", body, url);
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { maxBuffer: 1 << 24 }, (err, stdout) =>
+      err ? reject(err) : resolve(JSON.parse(stdout) as AutocannonResult),
+    );
+  });
+}
 
 const seconds = Number(process.env.KUNION_BENCH_SECONDS ?? 30);
 const connections = Number(process.env.KUNION_BENCH_CONNECTIONS ?? 32);
@@ -85,14 +96,7 @@ try {
   const runs = new Map<string, Array<{ rps: number; p99: number }>>(routes.map((r) => [r.name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const route of routes) {
-      const r = await autocannon({
-        url: `${server.url}${route.path ?? route.name}`,
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: route.body,
-        duration: seconds / rounds,
-        connections,
-      });
+      const r = await autocannon(`${server.url}${route.path ?? route.name}`, route.body, seconds / rounds, connections);
       if (r.non2xx > 0 || r.errors > 0)
         throw new Error(`${route.name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
       runs.get(route.name)?.push({ rps: r.requests.average, p99: r.latency.p99 });
