@@ -4,7 +4,7 @@ import { type Finding, invalid, notSupported, required, unknownField } from "../
 import type { FieldPath } from "../path/index.js";
 import { locateFinding, type SourceDocument } from "../source/index.js";
 import { clone, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
-import { copyForWriting, showPath } from "./paths.js";
+import { copyForWriting, showPath, type WriteTrie, writeTrie } from "./paths.js";
 import { type CompiledRule, makeContext, RULES } from "./rules/index.js";
 import { schemaHasPath } from "./schema.js";
 import type { Conversion, DataPath, SpokeConversion } from "./types.js";
@@ -12,10 +12,11 @@ import type { Conversion, DataPath, SpokeConversion } from "./types.js";
 export const CONVERSION_API_VERSION = "kunion.dev/v1alpha1";
 const rule = { rule: "conversion" } as const;
 
-/** A declared spoke's rules and every path they write (see RuleContext.path). */
+/** A declared spoke's rules, every path they write (see RuleContext.path), and those paths as a trie, built once. */
 interface DeclaredRules {
   rules: readonly CompiledRule[];
   written: readonly DataPath[];
+  trie: WriteTrie;
 }
 const declared = new WeakMap<SpokeConversion, DeclaredRules>();
 
@@ -27,18 +28,19 @@ function applyRules({ rules }: DeclaredRules, toHub: boolean, work: JsonObject, 
 
 /**
  * For the engine: a declared spoke's conversion of `obj` on a copy made only where its rules, and then the
- * engine at `alsoWritten`, write; the rest of the result is shared with `obj`. Undefined when the spoke is not
- * a declared one (its functions may write anywhere).
+ * engine at the `restored` fields, write; the rest of the result is shared with `obj`. Undefined when the spoke
+ * is not a declared one (its functions may write anywhere).
  */
 export function convertSharing(
   spoke: SpokeConversion,
   toHub: boolean,
   obj: JsonObject,
-  alsoWritten: readonly DataPath[],
+  restored?: readonly DataPath[],
 ): JsonObject | undefined {
   const d = declared.get(spoke);
   if (d === undefined) return undefined;
-  return applyRules(d, toHub, copyForWriting(obj, [...d.written, ...alsoWritten]), obj);
+  const trie = restored === undefined ? d.trie : writeTrie([...d.written, ...restored]);
+  return applyRules(d, toHub, copyForWriting(obj, trie), obj);
 }
 
 /**
@@ -46,7 +48,7 @@ export function convertSharing(
  * is the step's input. `written`: every path the rules write.
  */
 export function declaredSpoke(rules: readonly CompiledRule[], written: readonly DataPath[]): SpokeConversion {
-  const d: DeclaredRules = { rules, written };
+  const d: DeclaredRules = { rules, written, trie: writeTrie(written) };
   const spoke: SpokeConversion = {
     toHub: (obj) => applyRules(d, true, clone(obj), obj),
     fromHub: (obj) => applyRules(d, false, clone(obj), obj),

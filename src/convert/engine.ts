@@ -64,28 +64,42 @@ export function convert(
   }
 }
 
+/** The object a conversion is about, for its messages: they are built only when it fails. */
+class Subject {
+  constructor(
+    readonly object: JsonObject,
+    readonly c: Conversion,
+  ) {}
+  who(): string {
+    const kind = getKey(this.object, "kind");
+    return describe(this.object, typeof kind === "string" ? kind : this.c.kind);
+  }
+}
+
 function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion): JsonObject {
   if (!isObject(object)) throw new Failure("object is not a JSON object");
+  const subject = new Subject(object, c);
+  const list = () =>
+    versionsOf(c)
+      .map((v) => `${c.group}/${v}`)
+      .join(", ");
   const kind = getKey(object, "kind");
-  // Messages are built only when a conversion fails: most objects never need them.
-  const who = () => describe(object, typeof kind === "string" ? kind : c.kind);
-  const known = versionsOf(c);
-  const list = () => known.map((v) => `${c.group}/${v}`).join(", ");
-  if (kind !== c.kind) throw new Failure(`${who()}: kind ${formatValue(kind ?? null)} is not ${c.kind}`);
+  if (kind !== c.kind) throw new Failure(`${subject.who()}: kind ${formatValue(kind ?? null)} is not ${c.kind}`);
   const av = getKey(object, "apiVersion");
-  if (typeof av !== "string") throw new Failure(`${who()}: apiVersion: Required value`);
+  if (typeof av !== "string") throw new Failure(`${subject.who()}: apiVersion: Required value`);
   const from = splitApiVersion(av);
   const to = splitApiVersion(toApiVersion);
-  if (from.group !== c.group || !known.includes(from.version))
-    throw new Failure(`${who()}: unknown apiVersion ${JSON.stringify(av)}: known versions are ${list()}`);
-  if (to.group !== c.group || !known.includes(to.version))
+  const known = (v: string) => v === c.hub || c.spokes.has(v);
+  if (from.group !== c.group || !known(from.version))
+    throw new Failure(`${subject.who()}: unknown apiVersion ${JSON.stringify(av)}: known versions are ${list()}`);
+  if (to.group !== c.group || !known(to.version))
     throw new Failure(
-      `${who()}: cannot convert to unknown apiVersion ${JSON.stringify(toApiVersion)}: known versions are ${list()}`,
+      `${subject.who()}: cannot convert to unknown apiVersion ${JSON.stringify(toApiVersion)}: known versions are ${list()}`,
     );
   if (av === toApiVersion) return object;
   let cur = object;
-  if (from.version !== c.hub) cur = step(cur, from.version, c.hub, c, who);
-  if (to.version !== c.hub) cur = step(cur, c.hub, to.version, c, who);
+  if (from.version !== c.hub) cur = step(cur, from.version, c.hub, subject);
+  if (to.version !== c.hub) cur = step(cur, c.hub, to.version, subject);
   // the steps' results share what they did not write with the input: the caller's object is a whole copy
   return clone(cur);
 }
@@ -94,8 +108,8 @@ const schemaOf = (c: Conversion, version: string) => c.crd?.versions.find((v) =>
 
 /**
  * One direction of a spoke over `input`, which it must not change. A declared spoke's result shares with `input`
- * what neither its rules nor the engine, at `written`, write; any other spoke (defineConversion's functions) is
- * given a whole copy, so a function that edits its argument in place cannot touch the input.
+ * what neither its rules nor the engine (at the `restored` fields) write; any other spoke (defineConversion's
+ * functions) is given a whole copy, so a function that edits its argument in place cannot touch the input.
  */
 function run(
   spoke: SpokeConversion,
@@ -104,9 +118,9 @@ function run(
   apiVersion: string,
   c: Conversion,
   version: string,
-  written: readonly DataPath[],
+  restored?: readonly DataPath[],
 ): JsonObject {
-  let out = convertSharing(spoke, toHub, input, written);
+  let out = convertSharing(spoke, toHub, input, restored);
   if (out === undefined) {
     const arg = clone(input);
     out = toHub ? spoke.toHub(arg) : spoke.fromHub(arg);
@@ -117,7 +131,15 @@ function run(
   return schema === undefined ? out : prune(out, schema);
 }
 
-const ANNOTATIONS_PATH: DataPath = ["metadata", "annotations"];
+/** A spoke's error as the step's failure, after `prefix` (the step, built only now). */
+function failure(e: unknown, prefix: string): Failure {
+  if (e instanceof Failure) return e;
+  if (e instanceof ConvertError) {
+    const at = e.path.length > 0 ? `${showPath(e.path)}: ` : "";
+    return new Failure(`${prefix}: ${at}${e.message}`);
+  }
+  return new Failure(`${prefix}: ${e instanceof Error ? e.message : String(e)}`);
+}
 
 function annotationsOf(obj: JsonObject): JsonObject | undefined {
   const meta = getKey(obj, "metadata");
@@ -147,23 +169,37 @@ function withoutAnnotation(
   return out;
 }
 
-function withoutLabelsAndAnnotations(meta: JsonValue | undefined): JsonValue | undefined {
-  if (!isObject(meta)) return meta;
-  const out: JsonObject = {};
-  for (const k of Object.keys(meta)) if (k !== "labels" && k !== "annotations") setKey(out, k, meta[k] as JsonValue);
-  return out;
+const freeToChange = (key: string) => key === "labels" || key === "annotations";
+
+/**
+ * Where metadata `after` differs from `before` other than in labels and annotations: undefined when nowhere,
+ * the first differing key, or "" when the difference has no key (metadata appeared, went or is not an object).
+ * Compared in place: nothing is copied.
+ */
+function changedMetadata(before: JsonValue | undefined, after: JsonValue | undefined): string | undefined {
+  if (before === after) return undefined;
+  if (!isObject(before) || !isObject(after)) {
+    if (!isObject(before) && !isObject(after)) return deepEqual(before, after) ? undefined : "";
+    const keys = Object.keys((isObject(before) ? before : after) as JsonObject);
+    return keys.find((k) => !freeToChange(k)) ?? "";
+  }
+  for (const k of Object.keys(before))
+    if (!freeToChange(k) && !deepEqual(before[k] as JsonValue, getKey(after, k))) return k;
+  for (const k of Object.keys(after)) if (!freeToChange(k) && !Object.hasOwn(before, k)) return k;
+  return undefined;
 }
 
 /**
  * One step toward or away from the hub. `input` is not changed (it may be the caller's object): the result
  * shares with it what neither the rules nor the step write.
  */
-function step(input: JsonObject, fromV: string, toV: string, c: Conversion, who: () => string): JsonObject {
+function step(input: JsonObject, fromV: string, toV: string, subject: Subject): JsonObject {
+  const c = subject.c;
   const toHub = toV === c.hub;
   const spoke = c.spokes.get(toHub ? fromV : toV) as SpokeConversion;
   const source = `${c.group}/${fromV}`;
   const target = `${c.group}/${toV}`;
-  const what = () => `${who()}: converting ${source} to ${target}`;
+  const what = () => `${subject.who()}: converting ${source} to ${target}`;
   let clean = input;
   let restoring: LostField[] | undefined;
   const ann = annotationsOf(input);
@@ -176,44 +212,36 @@ function step(input: JsonObject, fromV: string, toV: string, c: Conversion, who:
       clean = withoutAnnotation(input, ann, d.previous, d.keepEmpty);
     }
   }
-  const guard = <T>(f: () => T, prefix: () => string): T => {
-    try {
-      return f();
-    } catch (e) {
-      if (e instanceof ConvertError) {
-        const at = e.path.length > 0 ? `${showPath(e.path)}: ` : "";
-        throw new Failure(`${prefix()}: ${at}${e.message}`);
-      }
-      if (e instanceof Failure) throw e;
-      throw new Failure(`${prefix()}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  };
-  // past the rules, this step writes only the restored fields and the annotations
-  const written = [...(restoring ?? []).map((f) => f.path), ANNOTATIONS_PATH];
-  const out = guard(() => run(spoke, toHub, clean, target, c, toV, written), what);
+  // past the rules, this step writes the restored fields, and its annotation into copies it makes
+  let out: JsonObject;
+  try {
+    out = run(
+      spoke,
+      toHub,
+      clean,
+      target,
+      c,
+      toV,
+      restoring?.map((f) => f.path),
+    );
+  } catch (e) {
+    throw failure(e, what());
+  }
   if (restoring !== undefined) restore(out, restoring);
   if (getKey(out, "kind") !== getKey(clean, "kind"))
     throw new Failure(`${what()}: kind: Forbidden: a conversion may not change the kind`);
-  const before = withoutLabelsAndAnnotations(getKey(clean, "metadata"));
-  const after = withoutLabelsAndAnnotations(getKey(out, "metadata"));
-  if (!deepEqual(before, after)) {
-    const keys = new Set([
-      ...Object.keys(isObject(before) ? before : {}),
-      ...Object.keys(isObject(after) ? after : {}),
-    ]);
-    const changed = [...keys].find(
-      (k) =>
-        !deepEqual(isObject(before) ? getKey(before, k) : undefined, isObject(after) ? getKey(after, k) : undefined),
-    );
+  const changed = changedMetadata(getKey(clean, "metadata"), getKey(out, "metadata"));
+  if (changed !== undefined)
     throw new Failure(
-      `${what()}: metadata${changed === undefined ? "" : `.${changed}`}: Forbidden: a conversion may only change labels and annotations`,
+      `${what()}: metadata${changed === "" ? "" : `.${changed}`}: Forbidden: a conversion may only change labels and annotations`,
     );
-  }
   // Losslessness: convert the output back and keep in the annotation whatever does not come back.
-  const backObj = guard(
-    () => run(spoke, !toHub, out, source, c, fromV, []),
-    () => `${what()}: the result cannot be converted back to ${source}, refusing a lossy conversion`,
-  );
+  let backObj: JsonObject;
+  try {
+    backObj = run(spoke, !toHub, out, source, c, fromV);
+  } catch (e) {
+    throw failure(e, `${what()}: the result cannot be converted back to ${source}, refusing a lossy conversion`);
+  }
   const lost = lostFields(clean, backObj);
   if (lost.length > 0) {
     const meta = getKey(out, "metadata");
@@ -223,16 +251,17 @@ function step(input: JsonObject, fromV: string, toV: string, c: Conversion, who:
     if (meta === undefined) throw new Failure(`${what()}: metadata: Required value: ${keeping()}`);
     if (!isObject(meta))
       throw new Failure(`${what()}: metadata: Invalid value: ${formatValue(meta)}: must be an object: ${keeping()}`);
-    let outAnn = getKey(meta, "annotations");
-    if (outAnn !== undefined && !isObject(outAnn))
+    const given = getKey(meta, "annotations");
+    if (given !== undefined && !isObject(given))
       throw new Failure(
-        `${what()}: metadata.annotations: Invalid value: ${formatValue(outAnn)}: must be an object: ${keeping()}`,
+        `${what()}: metadata.annotations: Invalid value: ${formatValue(given)}: must be an object: ${keeping()}`,
       );
-    const keepEmpty = outAnn !== undefined && Object.keys(outAnn).length === 0;
-    if (outAnn === undefined) {
-      outAnn = {};
-      setKey(meta, "annotations", outAnn);
-    }
+    const keepEmpty = given !== undefined && Object.keys(given).length === 0;
+    // out's metadata and annotations may still be the input's: the annotation is written into copies of them
+    const outMeta = shallowCopy(meta);
+    const outAnn = given === undefined ? {} : shallowCopy(given);
+    setKey(outMeta, "annotations", outAnn);
+    setKey(out, "metadata", outMeta);
     // an earlier step's annotation for another version (v1 → hub → v2) is kept inside this one
     const previous = getKey(outAnn, ANNOTATION);
     setKey(outAnn, ANNOTATION, encode(source, lost, typeof previous === "string" ? previous : undefined, keepEmpty));

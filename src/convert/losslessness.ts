@@ -19,8 +19,6 @@ export const ANNOTATION = "kunion.dev/conversion-data";
 /** The API server's limit on the total size of an object's annotations. */
 export const ANNOTATIONS_LIMIT = 256 * 1024;
 
-const TOP_IGNORED = new Set(["apiVersion", "kind", "metadata"]);
-
 export interface LostField {
   path: string[];
   value?: JsonValue;
@@ -30,31 +28,35 @@ export interface LostField {
 /** What `original` has that `back` (the round trip of the step) does not give again, field by field. */
 export function lostFields(original: JsonObject, back: JsonObject): LostField[] {
   const out: LostField[] = [];
-  // The path of the objects being compared; copied only into the entries that need it.
-  const at: string[] = [];
-  const entry = (k: string, value: JsonValue | undefined, converted: JsonValue | undefined) => {
-    const e: LostField = { path: [...at, k] };
-    if (value !== undefined) e.value = value;
-    if (converted !== undefined) e.converted = converted;
-    out.push(e);
-  };
-  const walk = (a: JsonObject, b: JsonObject, top: boolean): void => {
-    for (const k of Object.keys(a)) {
-      if (top && TOP_IGNORED.has(k)) continue;
-      const x = a[k] as JsonValue;
-      const y = getKey(b, k);
-      if (x === y && x !== undefined) continue;
-      if (isObject(x) && isObject(y)) {
-        at.push(k);
-        walk(x, y, false);
-        at.pop();
-      } else if (y === undefined || !deepEqual(x, y)) entry(k, x, y);
-    }
-    for (const k of Object.keys(b))
-      if (!(top && TOP_IGNORED.has(k)) && !Object.hasOwn(a, k)) entry(k, undefined, b[k] as JsonValue);
-  };
-  walk(original, back, true);
+  walk(original, back, true, [], out);
   return out;
+}
+
+// apiVersion and kind are the conversion's own; metadata is checked apart
+const ignoredAtTop = (k: string) => k === "apiVersion" || k === "kind" || k === "metadata";
+
+/** Compares `a` and `b` at `at` (the path of the objects compared, copied only into the entries that need it). */
+function walk(a: JsonObject, b: JsonObject, top: boolean, at: string[], out: LostField[]): void {
+  for (const k of Object.keys(a)) {
+    if (top && ignoredAtTop(k)) continue;
+    const x = a[k] as JsonValue;
+    const y = getKey(b, k);
+    if (x === y) continue;
+    if (isObject(x) && isObject(y)) {
+      at.push(k);
+      walk(x, y, false, at, out);
+      at.pop();
+    } else if (y === undefined || !deepEqual(x, y)) out.push(entry(at, k, x, y));
+  }
+  for (const k of Object.keys(b))
+    if (!(top && ignoredAtTop(k)) && !Object.hasOwn(a, k)) out.push(entry(at, k, undefined, b[k] as JsonValue));
+}
+
+function entry(at: readonly string[], k: string, value: JsonValue | undefined, converted: JsonValue | undefined) {
+  const e: LostField = { path: [...at, k] };
+  if (value !== undefined) e.value = value;
+  if (converted !== undefined) e.converted = converted;
+  return e;
 }
 
 /** Puts lost fields back into `obj` where the conversion still gives what it gave when they were recorded. */

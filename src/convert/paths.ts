@@ -1,4 +1,7 @@
-/** Dotted data paths (`spec.a.b`) over JSON objects: parse, get, set, delete, and a copy for writing at given paths. */
+/**
+ * Dotted data paths (`spec.a.b`) over JSON objects: parse, get, set, delete, and a copy for writing at given
+ * paths, walked along their trie (built once per declared spoke).
+ */
 import {
   clone,
   deleteKey,
@@ -56,44 +59,81 @@ export function setAt(obj: JsonObject, path: DataPath, value: JsonValue): void {
   setKey(parent, path[path.length - 1] as string, value);
 }
 
+/**
+ * Removes the field at `path`. Its parent is replaced by a copy without it rather than edited with `delete`,
+ * which would leave the parent a slow dictionary-mode object for every later read and copy; the parent's
+ * parent must then be writable too, as it is wherever the parent is (a copy for writing copies the way down).
+ */
 export function deleteAt(obj: JsonObject, path: DataPath): void {
+  let up: JsonObject | undefined;
   let cur: JsonValue | undefined = obj;
   for (let i = 0; i < path.length - 1; i++) {
     if (!isObject(cur)) return;
+    up = cur;
     cur = getKey(cur, path[i] as string);
   }
-  if (isObject(cur)) deleteKey(cur, path[path.length - 1] as string);
+  const key = path[path.length - 1] as string;
+  if (!isObject(cur) || !Object.hasOwn(cur, key)) return;
+  if (up === undefined) {
+    deleteKey(cur, key);
+    return;
+  }
+  const without: JsonObject = {};
+  for (const k of Object.keys(cur)) if (k !== key) setKey(without, k, cur[k] as JsonValue);
+  setKey(up, path[path.length - 2] as string, without);
 }
 
 /**
- * A copy of `obj` that setAt and deleteAt at `paths`, and edits inside the values found there, cannot reach
- * past: the objects on the way to each path are copied one level, the value at each path whole, and the rest
- * is shared with `obj`.
+ * Paths as a tree of their segments, built once per set of paths: `whole` where a path ends (the value there is
+ * copied whole, so whatever is below it in the tree does not matter), and the segments below with their subtrees
+ * (`keys[i]` leads to `next[i]`: arrays, walked without an iterator).
  */
-export function copyForWriting(obj: JsonObject, paths: Iterable<DataPath>): JsonObject {
-  const root = shallowCopy(obj);
-  const copied = new Set<JsonValue>([root]); // copied one level: their children may still be shared
-  const whole = new Set<JsonValue>(); // copied whole: nothing below is shared
+export interface WriteTrie {
+  whole: boolean;
+  keys: string[];
+  next: WriteTrie[];
+}
+
+export function writeTrie(paths: Iterable<DataPath>): WriteTrie {
+  const root: WriteTrie = { whole: false, keys: [], next: [] };
   for (const path of paths) {
-    let cur = root;
-    for (let i = 0; i < path.length; i++) {
-      const seg = path[i] as string;
-      const next = getKey(cur, seg);
-      // nothing to copy: absent, a scalar, or a list (the helpers stop at one), or already whole
-      if (next === undefined || next === null || typeof next !== "object" || whole.has(next)) break;
-      if (i === path.length - 1) {
-        const copy = clone(next);
-        setKey(cur, seg, copy);
-        whole.add(copy);
-      } else if (!isObject(next)) break;
-      else if (copied.has(next)) cur = next;
+    let node = root;
+    for (const seg of path) {
+      if (node.whole) break;
+      const i = node.keys.indexOf(seg);
+      if (i >= 0) node = node.next[i] as WriteTrie;
       else {
-        const copy = shallowCopy(next);
-        setKey(cur, seg, copy);
-        copied.add(copy);
-        cur = copy;
+        const child: WriteTrie = { whole: false, keys: [], next: [] };
+        node.keys.push(seg);
+        node.next.push(child);
+        node = child;
       }
     }
+    node.whole = true;
+    node.keys = [];
+    node.next = [];
   }
   return root;
+}
+
+/**
+ * A copy of `obj` that setAt and deleteAt at the paths of `trie`, and edits inside the values found there, cannot
+ * reach past: the objects on the way to each path are copied one level, the value at each path whole, and the
+ * rest is shared with `obj`. A list on the way stops the copy (the helpers stop at one too).
+ */
+export function copyForWriting(obj: JsonObject, trie: WriteTrie): JsonObject {
+  return trie.whole ? clone(obj) : copyBelow(obj, trie);
+}
+
+function copyBelow(obj: JsonObject, node: WriteTrie): JsonObject {
+  const out = shallowCopy(obj);
+  for (let i = 0; i < node.keys.length; i++) {
+    const seg = node.keys[i] as string;
+    const child = node.next[i] as WriteTrie;
+    const v = getKey(out, seg);
+    if (v === undefined || v === null || typeof v !== "object") continue;
+    if (child.whole) setKey(out, seg, clone(v));
+    else if (isObject(v)) setKey(out, seg, copyBelow(v, child));
+  }
+  return out;
 }
