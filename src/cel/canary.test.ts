@@ -4,7 +4,18 @@
  * of the AST, the wording of a message). An upgrade that changes one fails
  * the test named after it, rather than some rule far away.
  */
-import { CelScalar, celEnv, celFunc, celMethod, isCelError, isCelList, isCelMap, parse, plan } from "@bufbuild/cel";
+import {
+  CelScalar,
+  celEnv,
+  celFunc,
+  celList,
+  celMethod,
+  isCelError,
+  isCelList,
+  isCelMap,
+  parse,
+  plan,
+} from "@bufbuild/cel";
 import { RE2JS } from "@bufbuild/re2";
 import { describe, expect, test } from "vitest";
 import { handMadeFunc } from "./cost/cost.js";
@@ -174,6 +185,33 @@ describe("@bufbuild/cel internals", () => {
     expect(plan(ENV, parseRule("{'a': 1}.?a.value() == 1 && [1][?3].hasValue() == false").expr)({} as never)).toBe(
       true,
     );
+  });
+
+  test("`[]` and `{}` evaluate to one list and one map, each time (language/evaluate.ts answers the same objects)", () => {
+    expect(run("[]")).toBe(run("[]"));
+    expect(run("{}")).toBe(run("{}"));
+    expect(run("[1]")).not.toBe(run("[1]"));
+  });
+
+  test("every error value is an Error (language/evaluate.ts asks instanceof Error before the brand)", () => {
+    for (const text of ["[1][3]", "1 / 0", "x", "dyn('a') - 1", "{'a': 1, 'a': 2}"]) {
+      const v = run(text);
+      expect(isCelError(v) && v instanceof Error, text).toBe(true);
+    }
+  });
+
+  test("celList(array).get converts an item as a binding is converted (language/evaluate.ts binds values so)", () => {
+    const item = celList([{ a: 1n } as never]).get(0);
+    expect(isCelMap(item)).toBe(true);
+    expect(run("self.a == 1", { self: { a: 1n } })).toBe(true);
+    expect(() => celList([(() => 1) as never]).get(0)).toThrow(/unsupported input function/);
+  });
+
+  test("functions return durations only inside plan(), which sets the registry they are made CEL values with (language/evaluate.ts runs in one)", () => {
+    const d = ENV.funcs.find("duration") as unknown as { call(id: number, t: unknown, a: unknown[]): unknown };
+    const outside = d.call(1, undefined, ["1s"]);
+    expect(isCelError(outside) && (outside as Error).message).toMatch(/getEvalContext/);
+    expect(isDuration(run("duration('1s')"))).toBe(true);
   });
 
   test("parse() gives sourceInfo.positions: offsets by expression id", () => {

@@ -1,0 +1,466 @@
+/**
+ * The compiled evaluator against @bufbuild/cel's `plan`, over the same
+ * bindings: every expression the repository's tests, examples and corpus
+ * rules hold, one call of each declared overload, and random expressions
+ * over random JSON. Both must answer the same value (same CEL type), or an
+ * error with the same words, and charge the same cost and work.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { isCelError, isCelList, isCelMap, isCelType, isCelUint, plan } from "@bufbuild/cel";
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { parse as parseYaml } from "yaml";
+import type { JsonValue } from "../../value/index.js";
+import { instrument, TICK } from "../cost/instrument.js";
+import { CostExceeded, Meter, WorkBudget, WorkExceeded, withMeter } from "../cost/meter.js";
+import { ENV } from "../environment.js";
+import { DECLARATIONS, FUNCTIONS } from "../libraries/index.js";
+import { OptionalValue } from "../libraries/optional.js";
+import { Checker, type Expr, isTypeIdent } from "./checker.js";
+import { compile, Unsupported } from "./evaluate.js";
+import { parseRule, selectFromVariables } from "./syntax.js";
+import { type CelT, DYN } from "./types.js";
+import { dynValue, OpaqueValue, runtimeTypeName } from "./values.js";
+import { isDuration, isTimestamp, secondsNanos } from "./wkt.js";
+
+const root = join(import.meta.dirname, "../../..");
+const corpus = join(root, "../shared/corpus");
+
+/** A value written out with its CEL type, deep; an error as its words. */
+function show(v: unknown, depth = 0): string {
+  if (depth > 20) return "…";
+  if (isCelError(v)) return `error(${(v as Error).message})`;
+  if (v === undefined) return "undefined";
+  if (typeof v === "bigint") return `${v}`;
+  if (typeof v === "number") return `double(${Object.is(v, -0) ? "-0" : String(v)})`;
+  if (typeof v === "string") return JSON.stringify(v);
+  if (typeof v === "boolean" || v === null) return String(v);
+  if (v instanceof Uint8Array) return `b[${[...v].join(",")}]`;
+  if (isCelUint(v)) return `${v.value}u`;
+  if (v instanceof OptionalValue) return `optional(${v.value === undefined ? "none" : show(v.value, depth + 1)})`;
+  if (v instanceof OpaqueValue) return `${v.celTypeName}(${String(v)})`;
+  if (isTimestamp(v) || isDuration(v)) {
+    const sn = secondsNanos(v);
+    return `${runtimeTypeName(v)}(${sn.seconds},${sn.nanos})`;
+  }
+  if (isCelList(v)) return `[${[...(v as Iterable<unknown>)].map((x) => show(x, depth + 1)).join(", ")}]`;
+  if (isCelMap(v)) {
+    const m = v as unknown as { entries(): Iterable<[unknown, unknown]> };
+    return `{${[...m.entries()].map(([k, x]) => `${show(k, depth + 1)}: ${show(x, depth + 1)}`).join(", ")}}`;
+  }
+  if (isCelType(v)) return `type(${String(v)})`;
+  return `${runtimeTypeName(v)}?`;
+}
+
+/** One run: the answer, the cost and work it charged, whether the meter stopped it. */
+function runOnce(run: (b: Record<string, unknown>) => unknown, bindings: () => Record<string, unknown>, limit: number) {
+  const meter = new Meter(limit, new WorkBudget(200_000));
+  let value: unknown;
+  let thrown = "";
+  try {
+    value = withMeter(meter, () => run(bindings()));
+  } catch (e) {
+    if (!(e instanceof CostExceeded || e instanceof WorkExceeded)) throw e;
+    thrown = e.message;
+  }
+  return { value: show(value), thrown, cost: meter.cost, work: meter.work.spent, exceeded: meter.exceeded };
+}
+
+/** `text` checked with `vars` and instrumented as rules are; undefined when it does not parse or check. */
+function prepare(text: string, vars: ReadonlyMap<string, CelT>): Expr | undefined {
+  let expr: Expr;
+  try {
+    expr = parseRule(text).expr;
+  } catch {
+    return undefined;
+  }
+  const checker = new Checker(FUNCTIONS, {});
+  try {
+    checker.check(expr, vars);
+  } catch {
+    return undefined;
+  }
+  if (checker.issues.length > 0) return undefined;
+  return selectFromVariables(instrument(expr).expr, isTypeIdent);
+}
+
+interface Outcome {
+  compiled: boolean;
+  differences: string[];
+}
+
+/** Both evaluators on `expr` for each of `selves` (bound to self and oldSelf). */
+function compare(text: string, expr: Expr, selves: readonly JsonValue[], limit = 1_000_000): Outcome {
+  let compiled: (b: Record<string, unknown>) => unknown;
+  try {
+    compiled = compile(expr, ENV, TICK);
+  } catch (e) {
+    if (e instanceof Unsupported) return { compiled: false, differences: [] };
+    throw e;
+  }
+  const planned = plan(ENV, expr) as unknown as (b: Record<string, unknown>) => unknown;
+  const differences: string[] = [];
+  for (const self of selves) {
+    const bindings = () => ({ self: dynValue(self), oldSelf: dynValue(self) });
+    const want = runOnce(planned, bindings, limit);
+    const got = runOnce(compiled, bindings, limit);
+    if (JSON.stringify(got) !== JSON.stringify(want))
+      differences.push(
+        `${text} on ${JSON.stringify(self)}:\n  plan     ${JSON.stringify(want)}\n  compiled ${JSON.stringify(got)}`,
+      );
+  }
+  return { compiled: true, differences };
+}
+
+const VARS = new Map<string, CelT>([
+  ["self", DYN],
+  ["oldSelf", DYN],
+]);
+
+const SELVES: JsonValue[] = [
+  {},
+  null,
+  {
+    s: "a b  c",
+    t: "",
+    i: 3,
+    n: 1.5,
+    l: ["x", "y", "y"],
+    il: [3, 1, 2],
+    m: { k: "v", "@daily": "0 0 * * *" },
+    spec: { schedule: "*/5 * * * *", replicas: 2, ports: [{ name: "a", port: 80 }] },
+    metadata: { name: "n", labels: { app: "x" } },
+  },
+  { spec: { schedule: "@daily" }, l: [], m: {} },
+  [1, "a", null, [2], { a: 1 }],
+];
+
+/** String literals of a TypeScript file (single, double and template quotes without substitutions). */
+function literals(source: string): string[] {
+  const out: string[] = [];
+  const re = /"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.|\$(?!\{))*)`/g;
+  for (const m of source.matchAll(re)) {
+    const raw = m[1] ?? m[2] ?? m[3] ?? "";
+    out.push(raw.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c)));
+  }
+  return out;
+}
+
+function files(dir: string, ending: RegExp): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => ending.test(f))
+    .map((f) => join(dir, f));
+}
+
+/** Every `rule`, `messageExpression` and conversion expression in a YAML or JSON tree. */
+function yamlExpressions(v: unknown, out: string[] = []): string[] {
+  if (Array.isArray(v)) for (const x of v) yamlExpressions(x, out);
+  else if (typeof v === "object" && v !== null)
+    for (const [k, x] of Object.entries(v)) {
+      if (typeof x === "string" && ["rule", "messageExpression", "toHub", "fromHub", "when", "value"].includes(k))
+        out.push(x);
+      else yamlExpressions(x, out);
+    }
+  return out;
+}
+
+function documents(file: string): unknown[] {
+  try {
+    return readFileSync(file, "utf8")
+      .split(/^---$/m)
+      .map((d) => parseYaml(d));
+  } catch {
+    return [];
+  }
+}
+
+/** Runs `texts` through both evaluators; answers how many compiled, and the differences. */
+function compareAll(texts: Iterable<string>, selves: readonly JsonValue[] = SELVES) {
+  let checked = 0;
+  const fallbacks: string[] = [];
+  const differences: string[] = [];
+  for (const text of new Set(texts)) {
+    const expr = prepare(text, VARS);
+    if (expr === undefined) continue;
+    checked++;
+    const out = compare(text, expr, selves);
+    if (!out.compiled) fallbacks.push(text);
+    differences.push(...out.differences);
+  }
+  return { checked, fallbacks, differences };
+}
+
+describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", () => {
+  test("every expression in the CEL tests", () => {
+    const sources = files(join(root, "src"), /\.test\.ts$/).filter((f) => !f.endsWith("evaluate.test.ts"));
+    const out = compareAll(sources.flatMap((f) => literals(readFileSync(f, "utf8"))));
+    expect(out.checked).toBeGreaterThan(240);
+    expect(out.differences).toEqual([]);
+    // `type(…)` reads the registry of a running plan: such expressions stay with plan (language/evaluate.ts)
+    expect(out.fallbacks.filter((t) => !/\btype\(/.test(t))).toEqual([]);
+  });
+
+  test("the examples' rules and conversion expressions", () => {
+    const texts = files(join(root, "examples"), /\.ya?ml$/).flatMap((f) =>
+      documents(f).flatMap((d) => yamlExpressions(d)),
+    );
+    const selves = [
+      ...SELVES,
+      { spec: { schedule: { minute: "*/5", hour: "1", dayOfMonth: null, month: "*", dayOfWeek: "2" } } },
+    ];
+    const out = compareAll(texts, selves);
+    expect(out.checked).toBeGreaterThan(3);
+    expect(out.differences).toEqual([]);
+    expect(out.fallbacks).toEqual([]);
+  });
+
+  test.skipIf(!existsSync(corpus))("the corpus CRDs' x-kubernetes-validations, over corpus objects", () => {
+    const crds = files(corpus, /crds\/.*\.ya?ml$/);
+    const texts = crds.flatMap((f) => documents(f).flatMap((d) => yamlExpressions(d)));
+    const objects = files(corpus, /examples\/.*\.ya?ml$/)
+      .slice(0, 12)
+      .flatMap((f) => documents(f))
+      .filter((d): d is Record<string, JsonValue> => typeof d === "object" && d !== null)
+      .flatMap((d) => [d.spec ?? null, d]);
+    const out = compareAll(texts, [...SELVES.slice(0, 3), ...objects.slice(0, 6)]);
+    expect(out.checked).toBeGreaterThan(120);
+    expect(out.differences).toEqual([]);
+    expect(out.fallbacks.filter((t) => !/\btype\(/.test(t))).toEqual([]);
+  });
+
+  test("a call of each declared overload", () => {
+    const texts = DECLARATIONS.flatMap((d) => d.overloads).flatMap((o) => {
+      const call = callOf(o);
+      return call === undefined ? [] : [call, `[${call}].size() == 1`, `dyn(${call})`];
+    });
+    const out = compareAll(texts, [null]);
+    expect(out.checked).toBeGreaterThan(250);
+    expect(out.differences).toEqual([]);
+    expect(out.fallbacks.filter((t) => !/\btype\(/.test(t))).toEqual([]);
+  });
+
+  test("errors, unusual keys and literals the planner words its own way", () => {
+    const texts = [
+      "{'a': 1}.b",
+      "[1][3]",
+      "[1, 2][1.5]",
+      "[1, 2][true]",
+      "{1: 'a'}[1u]",
+      "{1: 'a'}[2]",
+      "{true: 1}[false]",
+      "{'a': 1, 'a': 2}",
+      "{1.5: 1}",
+      "{dyn(null): 1}",
+      "{dyn([1][2]): 1}",
+      "{1: 1, 1u: 2}",
+      "[1, dyn('a') - 1, 2]",
+      "dyn(1) && true",
+      "true && dyn(1)",
+      "dyn('a') || dyn(1)",
+      "false || [1][2] == 1",
+      "dyn(1) ? 1 : 2",
+      "(true ? self : {}).a",
+      "(false ? {} : self)['spec']",
+      "int == type(1)",
+      "list",
+      "has(self.a) || has(self.spec.schedule) || has(self.spec.replicas.x)",
+      "self.l.map(x, x + 'a')",
+      "self.m.map(k, k)",
+      "self.i.all(x, true)",
+      "dyn(self.l).exists_one(x, x == 'y')",
+      "self.spec.ports.filter(p, p.port > 10).map(p, p.name)",
+      "cel.bind(x, self.l, x + x)",
+      "[[1]].map(x, [0]) == [[0]]",
+      "self.?spec.?schedule.orValue('none')",
+      "self[?'spec'].hasValue() && [1][?3].hasValue() == false",
+      "optional.of(1).value() + 1",
+      "self.s.split(' ').filter(x, x != '').size()",
+      "dyn(timestamp('2024-01-01T00:00:00Z')).seconds",
+      "has(dyn(duration('1s')).nanos)",
+      "duration('1s') < duration('2s') && timestamp('2024-01-01T00:00:00Z') + duration('1h') > timestamp('2024-01-01T00:00:00Z')",
+      "b'abc'[0]",
+      "null[0]",
+      "'abc'.x",
+    ];
+    const out = compareAll(texts);
+    expect(out.checked).toBeGreaterThan(30);
+    expect(out.differences).toEqual([]);
+    expect(out.fallbacks).toEqual(["int == type(1)"]);
+  });
+
+  test("the meter stops both at the same point", () => {
+    const texts = [
+      "self.l.all(x, self.l.all(y, self.l.all(z, x + y + z != '')))",
+      "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(x, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(y, x * y)).size() > 0",
+    ];
+    for (const text of texts) {
+      const expr = prepare(text, VARS) as Expr;
+      for (const limit of [0, 5, 50, 117, 1000]) expect(compare(text, expr, SELVES, limit).differences).toEqual([]);
+    }
+  });
+
+  test("random expressions over random JSON", () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(expression, fc.array(json, { minLength: 1, maxLength: 3 }), (text, selves) => {
+        const expr = prepare(text, VARS);
+        fc.pre(expr !== undefined);
+        checked++;
+        const out = compare(text, expr as Expr, selves, 5_000);
+        expect(out.compiled, text).toBe(true);
+        expect(out.differences).toEqual([]);
+      }),
+      { numRuns: 400 },
+    );
+    expect(checked).toBe(400);
+  });
+});
+
+/** A sample of type `t`, as a rule would write one (undefined for types no literal has). */
+function sample(t: CelT): string | undefined {
+  switch (t.k) {
+    case "int":
+      return "1";
+    case "uint":
+      return "1u";
+    case "double":
+      return "1.5";
+    case "bool":
+      return "true";
+    case "string":
+      return "'a'";
+    case "bytes":
+      return "b'a'";
+    case "null":
+      return "null";
+    case "dyn":
+      return "dyn(1)";
+    case "timestamp":
+      return "timestamp('2024-01-01T00:00:00Z')";
+    case "duration":
+      return "duration('1s')";
+    case "list": {
+      const e = sample(t.elem);
+      return e === undefined ? undefined : `[${e}]`;
+    }
+    case "map": {
+      const k = sample(t.key);
+      const v = sample(t.val);
+      return k === undefined || v === undefined ? undefined : `{${k}: ${v}}`;
+    }
+    case "var":
+      return t.name === "K" ? "'a'" : "1";
+    case "opaque": {
+      const inner = sample(t.params[0] ?? DYN);
+      const samples: Record<string, string | undefined> = {
+        optional_type: inner === undefined ? undefined : `optional.of(${inner})`,
+        "kubernetes.URL": "url('https://example.com/a?b=c')",
+        "net.IP": "ip('10.0.0.1')",
+        "net.CIDR": "cidr('10.0.0.0/8')",
+        "kubernetes.Quantity": "quantity('1Gi')",
+        "kubernetes.NamedFormat": "format.dns1123Label()",
+      };
+      return samples[t.name];
+    }
+    default:
+      return undefined;
+  }
+}
+
+const OPERATORS: Record<string, string> = {
+  "_==_": "==",
+  "_!=_": "!=",
+  "_<_": "<",
+  "_<=_": "<=",
+  "_>_": ">",
+  "_>=_": ">=",
+  "_+_": "+",
+  "_-_": "-",
+  "_*_": "*",
+  "_/_": "/",
+  "_%_": "%",
+  "@in": "in",
+};
+
+function callOf(o: (typeof DECLARATIONS)[number]["overloads"][number]): string | undefined {
+  const args = o.params.map(sample);
+  if (args.some((a) => a === undefined)) return undefined;
+  const a = args.map((x) => `(${x})`);
+  const op = OPERATORS[o.name];
+  if (op !== undefined) return `${a[0]} ${op} ${a[1]}`;
+  if (o.name === "!_" || o.name === "-_") return `${o.name.charAt(0)}${a[0]}`;
+  if (o.name === "_[_]") return `${a[0]}[${a[1]}]`;
+  if (o.name.startsWith("@")) return undefined;
+  const call = `${o.name}(${a.join(", ")})`;
+  if (o.target === undefined) return call;
+  const target = sample(o.target);
+  return target === undefined ? undefined : `(${target}).${call}`;
+}
+
+// Random JSON selves: small objects over a few keys, so that selections find something.
+const key = fc.constantFrom("a", "b", "c", "spec");
+const json: fc.Arbitrary<JsonValue> = fc.letrec<{ value: JsonValue }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.constantFrom(null, true, false, 0, 1, -2, 2.5, "", "a", "b c", "x y z"),
+    fc.array(tie("value"), { maxLength: 3 }),
+    fc.dictionary(key, tie("value"), { maxKeys: 3 }),
+  ),
+})).value;
+
+// Random expressions: `self` paths, literals, operators, macros and string functions, nested.
+const expression: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => {
+  const e = () => tie("e");
+  const leaf = fc.oneof(
+    fc.constantFrom("self", "self.a", "self.b", "self['c']", "self.spec", "self.a.b", "dyn(self.a)", "x", "y"),
+    fc.constantFrom("0", "1", "-2", "2.5", "1u", "''", "'a'", "'a b'", "true", "false", "null", "[]", "{}", "b'x'"),
+  );
+  const one = (f: (x: string) => string) => e().map(f);
+  const two = (f: (x: string, y: string) => string) => fc.tuple(e(), e()).map(([x, y]) => f(x, y));
+  return {
+    e: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      leaf,
+      one((x) => `!${x}`),
+      one((x) => `-${x}`),
+      one((x) => `size(${x})`),
+      one((x) => `dyn(${x})`),
+      fc.constantFrom(
+        "has(self.a)",
+        "has(self.a.b)",
+        "has(self.spec.c)",
+        "self.?a.orValue(1)",
+        "self[?'b'].hasValue()",
+      ),
+      two((x, y) => `(${x} + ${y})`),
+      two((x, y) => `(${x} - ${y})`),
+      two((x, y) => `(${x} * ${y})`),
+      two((x, y) => `(${x} / ${y})`),
+      two((x, y) => `(${x} % ${y})`),
+      two((x, y) => `(${x} == ${y})`),
+      two((x, y) => `(${x} != ${y})`),
+      two((x, y) => `(${x} < ${y})`),
+      two((x, y) => `(${x} && ${y})`),
+      two((x, y) => `(${x} || ${y})`),
+      two((x, y) => `(${x} in ${y})`),
+      two((x, y) => `${x}[${y}]`),
+      one((x) => `${x}.a`),
+      fc.tuple(e(), e(), e()).map(([c, x, y]) => `(${c} ? ${x} : ${y})`),
+      two((x, y) => `[${x}, ${y}]`),
+      two((x, y) => `{'k': ${x}, ${y}: 1}`),
+      two((x, y) => `${x}.all(x, ${y})`),
+      two((x, y) => `${x}.exists(y, ${y})`),
+      two((x, y) => `${x}.exists_one(x, ${y})`),
+      two((x, y) => `${x}.map(x, ${y})`),
+      two((x, y) => `${x}.filter(y, ${y})`),
+      two((x, y) => `cel.bind(x, ${x}, ${y})`),
+      two((x, y) => `${x}.contains(${y})`),
+      two((x, y) => `${x}.startsWith(${y})`),
+      one((x) => `${x}.split(' ')`),
+      one((x) => `${x}.join('-')`),
+      one((x) => `string(${x})`),
+    ),
+  };
+}).e;

@@ -1,0 +1,746 @@
+/**
+ * kunion's CEL evaluator: a checked, instrumented expression compiled once
+ * into nested closures (no eval), run over the runtime values of values.ts
+ * with the environment's function dispatch, resolved once per call site. It
+ * answers what @bufbuild/cel's `plan` answers for the same expression and
+ * bindings, error values and their words included, and calls the same
+ * functions in the same order, so that cost and work are charged alike; the
+ * planner's attributes and per-iteration activations become slots of one
+ * array. Each evaluation runs inside a `plan` of one call (hostOf), which
+ * sets the registry @bufbuild/cel's functions read. What it does not
+ * compile (`Unsupported`) the caller leaves to `plan` whole: calls of
+ * `type()`, an identifier named like a registry package (`google`),
+ * two-variable comprehensions, message literals, and shapes the parser
+ * never makes.
+ */
+import {
+  type CelEnv,
+  CelScalar,
+  celEnv,
+  celError,
+  celList,
+  celMap,
+  celType,
+  celUint,
+  isCelError,
+  isCelList,
+  isCelMap,
+  isCelType,
+  isCelUint,
+  listType,
+  mapType,
+  parse,
+  plan,
+} from "@bufbuild/cel";
+import { currentMeter } from "../cost/meter.js";
+import type { Expr } from "./checker.js";
+import { VAR } from "./syntax.js";
+
+/** An evaluation's state: the bindings at 0, then one slot per comprehension variable. */
+type Frame = unknown[];
+/** A compiled node: a value or an error value; an attribute (`attr`) may also answer undefined, unresolved. */
+type Run = (f: Frame) => unknown;
+
+type CallExpr = Extract<Expr["exprKind"], { case: "callExpr" }>["value"];
+interface Dispatch {
+  call(id: number, target: unknown, args: unknown[]): unknown;
+}
+
+/** A construct this compiler leaves to `plan` (which refuses it too, or runs it as it always did). */
+export class Unsupported extends Error {}
+
+// @bufbuild/cel answers `[]` and `{}` with one list and one map each time: `==` takes identical values as
+// equal without charging work (values.ts celEquals), so an empty literal must be that same value here.
+const EMPTY_LIST = plan(celEnv(), parse("[]"))();
+const EMPTY_MAP = plan(celEnv(), parse("{}"))();
+
+/**
+ * Functions that read the registry of the running evaluation, which only
+ * `plan` sets (@bufbuild/cel's `type()` of a message): an expression
+ * calling one is left to `plan`.
+ */
+const NEEDS_PLAN_CONTEXT = new Set(["type"]);
+
+/**
+ * isCelError, asked first whether `v` is an Error at all (every error value
+ * is one): for the lists and maps of every shape that flow through, a
+ * prototype walk is cheaper than the brand lookup.
+ */
+const isError = (v: unknown): boolean => v instanceof Error && isCelError(v);
+
+const unresolved = (id: number) => celError("unresolved attribute", id);
+const fieldNotFound = (id: number, name: unknown) => celError(`field not found: ${String(name)}`, id);
+const outOfBounds = (id: number, index: number) => celError(`index ${index} out of bounds [0, -1)`, id);
+
+/** A bound value as the planner's activation hands it out: CEL values as they are, anything else converted. */
+function bound(v: unknown): unknown {
+  switch (typeof v) {
+    case "bigint":
+    case "boolean":
+    case "number":
+    case "string":
+      return v;
+    case "object":
+      if (v === null || v instanceof Uint8Array || isCelList(v) || isCelMap(v) || isCelUint(v) || isCelType(v))
+        return v;
+      break;
+    default:
+      break;
+  }
+  // A list's get converts its item with @bufbuild/cel's own conversion (toCel), throwing as it throws.
+  return celList([v as never]).get(0);
+}
+
+/** The types a bare identifier names when no variable has that name; a fresh list and map type each time, as there. */
+function typeNamed(name: string): (() => unknown) | undefined {
+  switch (name) {
+    case "int":
+      return () => CelScalar.INT;
+    case "uint":
+      return () => CelScalar.UINT;
+    case "double":
+      return () => CelScalar.DOUBLE;
+    case "bool":
+      return () => CelScalar.BOOL;
+    case "string":
+      return () => CelScalar.STRING;
+    case "bytes":
+      return () => CelScalar.BYTES;
+    case "list":
+      return () => listType(CelScalar.DYN);
+    case "map":
+      return () => mapType(CelScalar.DYN, CelScalar.DYN);
+    case "null_type":
+      return () => CelScalar.NULL;
+    case "type":
+      return () => CelScalar.TYPE;
+    default:
+      return undefined;
+  }
+}
+
+/** Values that are neither plain nor containers (messages: timestamps, durations): fields read by `plan`. */
+const isPlainObject = (o: object) => o instanceof Uint8Array || isCelList(o) || isCelUint(o) || isCelType(o);
+
+const messageReads = new Map<string, (bindings: Record<string, unknown>) => unknown>();
+/** `o.name` or `has(o.name)` of a message, by `plan` (its field reflection and registry). */
+function readMessage(o: unknown, name: string, testOnly: boolean): unknown {
+  const key = `${testOnly ? "?" : ""}${name}`;
+  let read = messageReads.get(key);
+  if (read === undefined) {
+    const operand = { $typeName: "cel.expr.Expr", id: 1n, exprKind: { case: "identExpr", value: { name: "o" } } };
+    read = plan(celEnv(), {
+      $typeName: "cel.expr.Expr",
+      id: 2n,
+      exprKind: { case: "selectExpr", value: { operand, field: name, testOnly } },
+    } as unknown as Expr) as (bindings: Record<string, unknown>) => unknown;
+    messageReads.set(key, read);
+  }
+  return read({ o });
+}
+
+/** `o.name` (or `o['name']`): a map's entry, a message's field, else an error. */
+function byName(o: unknown, name: string, id: number): unknown {
+  if (typeof o === "object" && o !== null) {
+    if (isCelMap(o)) {
+      const v = (o as { get(k: unknown): unknown }).get(name);
+      return v === undefined ? fieldNotFound(id, name) : v;
+    }
+    if (!isPlainObject(o)) return readMessage(o, name, false);
+  }
+  return fieldNotFound(id, name);
+}
+
+/** `has(o.name)`. */
+function hasName(o: unknown, name: string): unknown {
+  if (typeof o !== "object" || o === null) return false;
+  if (isCelMap(o)) return (o as { has(k: unknown): boolean }).has(name);
+  if (!isPlainObject(o)) return readMessage(o, name, true);
+  return false;
+}
+
+/** A map's entry or a list's item at `index`; undefined when there is none. */
+function byIndex(o: unknown, index: unknown): unknown {
+  if (typeof o !== "object" || o === null) return undefined;
+  if (isCelMap(o)) return (o as { get(k: unknown): unknown }).get(index);
+  if (isCelList(o)) return (o as { get(i: number): unknown }).get(Number(index));
+  return undefined;
+}
+
+/** `o[key]` for a key known only at run time, with the planner's error for each kind of key. */
+function byKey(o: unknown, key: unknown, id: number): unknown {
+  switch (typeof key) {
+    case "string":
+      return byName(o, key, id);
+    case "bigint": {
+      const v = byIndex(o, key);
+      return v === undefined ? outOfBounds(id, Number(key)) : v;
+    }
+    case "number": {
+      const v = byIndex(o, key);
+      return v === undefined ? outOfBounds(id, key) : v;
+    }
+    case "boolean": {
+      const v = byIndex(o, key);
+      return v === undefined ? fieldNotFound(id, key) : v;
+    }
+    default:
+      if (isCelUint(key)) {
+        const v = byIndex(o, key.value);
+        return v === undefined ? outOfBounds(id, Number(key.value)) : v;
+      }
+      return celError("unsupported key type", id);
+  }
+}
+
+/** `o[k]` for a constant `k`: the access chosen once, as the planner chooses it. */
+function constantAccess(k: unknown, id: number): (o: unknown) => unknown {
+  if (typeof k === "string") return (o) => byName(o, k, id);
+  if (typeof k === "bigint" || typeof k === "number" || typeof k === "boolean" || isCelUint(k))
+    return (o) => byKey(o, k, id);
+  const error = celError("unsupported key type", id);
+  return () => error;
+}
+
+function constant(e: Expr & { exprKind: { case: "constExpr" } }): unknown {
+  const c = e.exprKind.value.constantKind;
+  switch (c.case) {
+    case "stringValue":
+    case "bytesValue":
+    case "doubleValue":
+    case "boolValue":
+    case "int64Value":
+      return c.value;
+    case "uint64Value":
+      return celUint(c.value);
+    case "nullValue":
+      return null;
+    default:
+      throw new Unsupported(`constant ${c.case}`);
+  }
+}
+
+/** `a.b.c` for a chain of selects over an identifier (the planner's qualified function names). */
+function qualifiedName(e: Expr): string | undefined {
+  const k = e.exprKind;
+  if (k.case === "identExpr") return k.value.name;
+  if (k.case === "selectExpr" && !k.value.testOnly && k.value.operand !== undefined) {
+    const parent = qualifiedName(k.value.operand);
+    return parent === undefined ? undefined : `${parent}.${k.value.field}`;
+  }
+  return undefined;
+}
+
+const isAttribute = (e: Expr): boolean => {
+  const k = e.exprKind;
+  if (k.case === "identExpr") return true;
+  if (k.case === "selectExpr") return !k.value.testOnly;
+  if (k.case === "callExpr") return k.value.function === "_[_]" || k.value.function === "_?_:_";
+  return false;
+};
+
+/** Whether `e` is a list or map literal of constants (nested ones included). */
+function constantLiteral(e: Expr): boolean {
+  const k = e.exprKind;
+  const isConstant = (x: Expr): boolean => x.exprKind.case === "constExpr" || constantLiteral(x);
+  if (k.case === "listExpr") return k.value.elements.every(isConstant);
+  if (k.case === "structExpr")
+    return (
+      k.value.messageName === "" &&
+      k.value.entries.every(
+        (en) =>
+          en.keyKind.case === "mapKey" &&
+          isConstant(en.keyKind.value) &&
+          en.value !== undefined &&
+          isConstant(en.value),
+      )
+    );
+  return false;
+}
+
+class Compiler {
+  private slots = 1;
+  /** How many comprehension loops (condition, step) enclose the node being compiled. */
+  private loops = 0;
+  /**
+   * First segments of the registry's type names: the planner looks `x.f`
+   * up as a type or enum value named `x.f` before it selects `f` from `x`,
+   * which only such a name can find; an identifier so named is left to plan.
+   */
+  private readonly packages: ReadonlySet<string>;
+
+  constructor(
+    private readonly env: CelEnv,
+    private readonly tick: string | undefined,
+  ) {
+    if (env.namespace !== "") throw new Unsupported("a namespace");
+    this.packages = new Set(
+      [...(env.registry as unknown as Iterable<{ typeName: string }>)].map((d) => d.typeName.split(".")[0] as string),
+    );
+  }
+
+  get frameSize(): number {
+    return this.slots;
+  }
+
+  /** `e`'s value, or an error value. */
+  value(e: Expr, scope: ReadonlyMap<string, number>): Run {
+    const id = Number(e.id);
+    const k = e.exprKind;
+    switch (k.case) {
+      case "constExpr": {
+        const v = constant(e as Expr & { exprKind: { case: "constExpr" } });
+        return () => v;
+      }
+      case "identExpr":
+        return this.ident(k.value.name, id, scope, "value");
+      case "selectExpr": {
+        const { operand, field, testOnly } = k.value;
+        if (operand === undefined) throw new Unsupported("select without operand");
+        if (!testOnly) return this.evaluated(this.attr(e, scope, false), id);
+        // has(): the operand resolved without the field; unresolved is absent.
+        const of = isAttribute(operand) ? this.attr(operand, scope, false) : this.value(operand, scope);
+        return (f) => {
+          const o = of(f);
+          if (o === undefined) return false;
+          if (isError(o)) return o;
+          return hasName(o, field);
+        };
+      }
+      case "callExpr":
+        if (isAttribute(e)) return this.evaluated(this.attr(e, scope, false), id);
+        return this.call(id, k.value, scope);
+      case "listExpr":
+      case "structExpr": {
+        const build =
+          k.case === "listExpr"
+            ? this.list(k.value.elements, k.value.optionalIndices, scope)
+            : this.map(id, k.value, scope);
+        // A literal of constants evaluated at most once per evaluation (outside every loop) is built once:
+        // values are immutable, and no two of its values can meet (`==` of the same object charges no work).
+        if (this.loops > 0 || !constantLiteral(e)) return build;
+        const built = build([]);
+        return () => built;
+      }
+      case "comprehensionExpr":
+        return this.comprehension(id, k.value, scope);
+      default:
+        throw new Unsupported(`expression ${k.case}`);
+    }
+  }
+
+  /** An attribute evaluated: unresolved is an error. */
+  private evaluated(attr: Run, id: number): Run {
+    return (f) => {
+      const v = attr(f);
+      return v === undefined ? unresolved(id) : v;
+    };
+  }
+
+  /**
+   * An identifier: a comprehension variable, else a binding, else (unless a
+   * field or index is taken from it, `accessed`) a type's name; undefined
+   * when none, or an error for `value`.
+   */
+  private ident(
+    name: string,
+    id: number,
+    scope: ReadonlyMap<string, number>,
+    mode: "value" | "attr" | "accessed",
+  ): Run {
+    const n = name.startsWith(".") ? name.slice(1) : name;
+    if (n.includes(".") || this.packages.has(n)) throw new Unsupported(`identifier ${name}`);
+    const slot = scope.get(name);
+    if (slot !== undefined) return (f) => f[slot];
+    const type = mode === "accessed" ? undefined : typeNamed(n);
+    const missing: Run = type ?? (mode === "value" ? () => unresolved(id) : () => undefined);
+    return (f) => {
+      const raw = (f[0] as Record<string, unknown>)[n];
+      if (raw === undefined) return missing(f);
+      return isError(raw) ? raw : bound(raw);
+    };
+  }
+
+  /** An attribute (identifier, select, index, conditional) resolved; `accessed`: a field or index is taken from it. */
+  private attr(e: Expr, scope: ReadonlyMap<string, number>, accessed: boolean): Run {
+    const id = Number(e.id);
+    const k = e.exprKind;
+    if (k.case === "identExpr") return this.ident(k.value.name, id, scope, accessed ? "accessed" : "attr");
+    if (k.case === "selectExpr") {
+      const { operand, field } = k.value;
+      if (operand === undefined) throw new Unsupported("select without operand");
+      const of = this.operand(operand, scope);
+      return (f) => {
+        const o = of(f);
+        if (o === undefined || isError(o)) return o;
+        return byName(o, field, id);
+      };
+    }
+    if (k.case !== "callExpr" || k.value.target !== undefined) throw new Unsupported("attribute");
+    const args = k.value.args;
+    if (k.value.function === "_?_:_") {
+      if (args.length !== 3) throw new Unsupported("conditional arity");
+      const cond = this.value(args[0] as Expr, scope);
+      const branch = (x: Expr) => (isAttribute(x) ? this.attr(x, scope, accessed) : this.value(x, scope));
+      const yes = branch(args[1] as Expr);
+      const no = branch(args[2] as Expr);
+      return (f) => {
+        const c = cond(f);
+        if (c === true) return yes(f);
+        if (c === false) return no(f);
+        if (isError(c)) return c;
+        return celError(`found no matching overload for _?_:_ applied to '(${celType(c as never).name})'`, id);
+      };
+    }
+    // _[_]: the planner's accesses carry the operand's id
+    if (args.length !== 2) throw new Unsupported("index arity");
+    const operand = args[0] as Expr;
+    const index = args[1] as Expr;
+    const at = Number(operand.id);
+    const of = this.operand(operand, scope);
+    if (index.exprKind.case === "constExpr") {
+      const access = constantAccess(constant(index as Expr & { exprKind: { case: "constExpr" } }), at);
+      return (f) => {
+        const o = of(f);
+        if (o === undefined || isError(o)) return o;
+        return access(o);
+      };
+    }
+    const key = this.value(index, scope);
+    return (f) => {
+      const o = of(f);
+      if (o === undefined || isError(o)) return o;
+      const kv = key(f);
+      if (isError(kv)) return kv;
+      return byKey(o, kv, at);
+    };
+  }
+
+  /** What a field or index is taken from. */
+  private operand(e: Expr, scope: ReadonlyMap<string, number>): Run {
+    return isAttribute(e) ? this.attr(e, scope, true) : this.value(e, scope);
+  }
+
+  private call(id: number, call: CallExpr, scope: ReadonlyMap<string, number>): Run {
+    const fn = call.function;
+    if (NEEDS_PLAN_CONTEXT.has(fn)) throw new Unsupported(`function ${fn}`);
+    // `optional.of(x)`, `strings.quote(s)`: a qualified name the environment has is that function, called
+    // on the arguments alone (first, as the planner does, whatever the target names).
+    if (call.target !== undefined) {
+      const q = qualifiedName(call.target);
+      if (q !== undefined) {
+        const name = `${q}.${fn}`;
+        const candidate = name.startsWith(".") ? name.slice(1) : name;
+        const d = this.env.funcs.find(candidate) as Dispatch | undefined;
+        if (d !== undefined)
+          return this.dispatch(
+            id,
+            candidate,
+            d,
+            undefined,
+            call.args.map((a) => this.value(a, scope)),
+          );
+      }
+    }
+    switch (fn) {
+      case "_[?_]":
+      case "_?._":
+        throw new Unsupported(fn);
+      case "_&&_":
+      case "_||_":
+        if (call.target !== undefined) throw new Unsupported(`${fn} with a target`);
+        return this.logic(
+          id,
+          fn === "_&&_",
+          call.args.map((a) => this.value(a, scope)),
+        );
+      case "@not_strictly_false":
+      case "__not_strictly_false__": {
+        if (call.target !== undefined || call.args.length === 0) throw new Unsupported(fn);
+        const arg = this.value(call.args[0] as Expr, scope);
+        return (f) => arg(f) !== false;
+      }
+      case this.tick: {
+        // cost/instrument.ts's tick: its condition, then its constant weight charged to the running meter
+        const [cond, weight] = call.args;
+        if (call.target !== undefined || call.args.length !== 2 || weight?.exprKind.case !== "constExpr") break;
+        const value = this.value(cond as Expr, scope);
+        const charge = Number(constant(weight as Expr & { exprKind: { case: "constExpr" } }));
+        return (f) => {
+          const v = value(f);
+          if (isError(v)) return v;
+          currentMeter()?.charge(charge);
+          return v;
+        };
+      }
+      case VAR:
+        // selectFromVariables' marker: it answers its argument (environment.ts), so no call is made
+        if (call.target === undefined && call.args.length === 1) return this.value(call.args[0] as Expr, scope);
+        break;
+      default:
+        break;
+    }
+    const d = this.env.funcs.find(fn) as Dispatch | undefined;
+    if (d === undefined) {
+      const error = celError(`unbound function: ${fn}`, id);
+      return () => error;
+    }
+    const target = call.target === undefined ? undefined : this.value(call.target, scope);
+    return this.dispatch(
+      id,
+      fn,
+      d,
+      target,
+      call.args.map((a) => this.value(a, scope)),
+    );
+  }
+
+  /** A call: the target, then each argument, the first error answered; then the overloads. */
+  private dispatch(id: number, name: string, d: Dispatch, target: Run | undefined, args: Run[]): Run {
+    const answer = (t: unknown, vals: unknown[]) => {
+      const out = d.call(id, t, vals);
+      return out !== undefined ? out : noOverload(id, name, t, vals);
+    };
+    if (target === undefined) {
+      if (args.length === 1) {
+        const [a] = args as [Run];
+        return (f) => {
+          const x = a(f);
+          return isError(x) ? x : answer(undefined, [x]);
+        };
+      }
+      if (args.length === 2) {
+        const [a, b] = args as [Run, Run];
+        return (f) => {
+          const x = a(f);
+          if (isError(x)) return x;
+          const y = b(f);
+          return isError(y) ? y : answer(undefined, [x, y]);
+        };
+      }
+    } else if (args.length <= 1) {
+      const a = args[0];
+      return (f) => {
+        const t = target(f);
+        if (isError(t)) return t;
+        if (a === undefined) return answer(t, []);
+        const x = a(f);
+        return isError(x) ? x : answer(t, [x]);
+      };
+    }
+    return (f) => {
+      const t = target?.(f);
+      if (isError(t)) return t;
+      const vals: unknown[] = [];
+      for (const a of args) {
+        const x = a(f);
+        if (isError(x)) return x;
+        vals.push(x);
+      }
+      return answer(t, vals);
+    };
+  }
+
+  /** `&&` and `||`: every argument until one decides; then the first error, a non-bool being one. */
+  private logic(id: number, and: boolean, args: Run[]): Run {
+    return (f) => {
+      let error: unknown;
+      for (const a of args) {
+        const v = a(f);
+        if (typeof v === "boolean") {
+          if (v !== and) return v;
+          continue;
+        }
+        const e = isError(v) ? v : celError(`type mismatch: expected bool, got ${celType(v as never)}`, id);
+        error ??= e;
+      }
+      return error === undefined ? and : error;
+    };
+  }
+
+  private list(elements: Expr[], optionalIndices: readonly number[], scope: ReadonlyMap<string, number>): Run {
+    for (const i of optionalIndices) if (i < 0 || i >= elements.length) throw new Unsupported("optional index");
+    // Optional entries are taken as plain ones, as the planner takes them.
+    if (elements.length === 0) return () => EMPTY_LIST;
+    const items = elements.map((x) => this.value(x, scope));
+    return (f) => {
+      const out: unknown[] = new Array(items.length);
+      for (let i = 0; i < items.length; i++) {
+        const v = (items[i] as Run)(f);
+        if (isError(v)) return v;
+        out[i] = v;
+      }
+      return celList(out as never);
+    };
+  }
+
+  private map(
+    id: number,
+    st: Extract<Expr["exprKind"], { case: "structExpr" }>["value"],
+    scope: ReadonlyMap<string, number>,
+  ): Run {
+    if (st.messageName !== "") throw new Unsupported("message literal");
+    if (st.entries.length === 0) return () => EMPTY_MAP;
+    const entries = st.entries.map((en) => {
+      if (en.keyKind.case !== "mapKey" || en.value === undefined) throw new Unsupported("map entry");
+      return [this.value(en.keyKind.value, scope), this.value(en.value, scope)] as const;
+    });
+    return (f) => {
+      const out = new Map<unknown, unknown>();
+      for (const [key, value] of entries) {
+        const k = mapKey(key(f), id);
+        if (isError(k)) return k;
+        const v = value(f);
+        if (isError(v)) return v;
+        if (out.has(k)) return celError(`map key conflict: ${k}`, id);
+        out.set(k, v);
+      }
+      return celMap(out as never);
+    };
+  }
+
+  private comprehension(
+    id: number,
+    c: Extract<Expr["exprKind"], { case: "comprehensionExpr" }>["value"],
+    scope: ReadonlyMap<string, number>,
+  ): Run {
+    const { iterRange, accuInit, loopCondition, loopStep, result } = c;
+    if (!iterRange || !accuInit || !loopCondition || !loopStep || !result) throw new Unsupported("comprehension");
+    // The planner binds only one iteration variable.
+    if (c.iterVar2 !== "") throw new Unsupported("two iteration variables");
+    const init = this.value(accuInit, scope);
+    const range = this.value(iterRange, scope);
+    const accu = this.slots++;
+    const iter = this.slots++;
+    const inAccu = new Map(scope).set(c.accuVar, accu);
+    const inLoop = new Map(inAccu).set(c.iterVar, iter);
+    this.loops++;
+    const cond = this.value(loopCondition, inLoop);
+    const step = this.value(loopStep, inLoop);
+    this.loops--;
+    const done = this.value(result, inAccu);
+    const loop = (f: Frame, item: unknown): boolean | unknown => {
+      if (isError(item)) return item;
+      f[iter] = item;
+      const ok = cond(f);
+      if (isError(ok)) return ok;
+      if (ok !== true) return false;
+      f[accu] = step(f);
+      return true;
+    };
+    return (f) => {
+      const start = init(f);
+      if (isError(start)) return start;
+      const r = range(f);
+      if (isError(r)) return r;
+      f[accu] = start;
+      if (isCelMap(r)) {
+        for (const key of Array.from((r as { keys(): Iterable<unknown> }).keys())) {
+          const go = loop(f, key);
+          if (go !== true) {
+            if (go === false) break;
+            return go;
+          }
+        }
+      } else if (isCelList(r)) {
+        // The planner copies a list's items first (Array.from); reading each as the loop reaches it gives the
+        // same items, in order, without building the rest when the loop stops early.
+        const list = r as unknown as { size: number; get(i: number): unknown };
+        for (let i = 0, n = list.size; i < n; i++) {
+          const go = loop(f, list.get(i));
+          if (go !== true) {
+            if (go === false) break;
+            return go;
+          }
+        }
+      } else return celError(`type mismatch: iterable vs ${celType(r as never)}`, id);
+      return done(f);
+    };
+  }
+}
+
+/** A map literal's key: bool, int, uint and string; an integral double as an int. */
+function mapKey(key: unknown, id: number): unknown {
+  switch (typeof key) {
+    case "boolean":
+    case "bigint":
+    case "string":
+      return key;
+    case "number":
+      return Number.isInteger(key) ? BigInt(key) : celError("unsupported key type", id);
+    case "object":
+      // an error value too: the planner answers it as an unsupported key
+      return isCelUint(key) ? key : celError("unsupported key type", id);
+    default:
+      return celError("unsupported key type", id);
+  }
+}
+
+function noOverload(id: number, name: string, target: unknown, vals: unknown[]): unknown {
+  const on = target !== undefined ? `${celType(target as never)}.` : "";
+  const types = vals.map((x) => celType(x as never).name).join(", ");
+  return celError(`found no matching overload for '${name}' applied to '${on}(${types})'`, id);
+}
+
+/** What the host function (below) runs next: the root of an evaluation and its frame. */
+let nextRoot: Run = () => undefined;
+let nextFrame: Frame = [];
+
+const HOST = "@kunion_evaluate";
+const hosts = new WeakMap<CelEnv, (bindings: Record<string, unknown>) => unknown>();
+
+/**
+ * `plan` of a call of one function that runs the evaluation set up in
+ * nextRoot/nextFrame, in `env` (its registry): @bufbuild/cel's functions
+ * read the registry of the running evaluation (a duration they return is
+ * made a CEL value through it), which only `plan` sets.
+ */
+function hostOf(env: CelEnv): (bindings: Record<string, unknown>) => unknown {
+  let host = hosts.get(env);
+  if (host === undefined) {
+    const run = { call: () => nextRoot(nextFrame) };
+    const funcs = {
+      find: (name: string) => (name === HOST ? run : undefined),
+      [Symbol.iterator]: () => [][Symbol.iterator](),
+    };
+    const inEnv = Object.create(env, { funcs: { value: funcs } }) as CelEnv;
+    const call = {
+      $typeName: "cel.expr.Expr",
+      id: 1n,
+      exprKind: { case: "callExpr", value: { function: HOST, args: [] } },
+    } as unknown as Expr;
+    host = plan(inEnv, call) as (bindings: Record<string, unknown>) => unknown;
+    hosts.set(env, host);
+  }
+  return host;
+}
+
+/**
+ * `expr` (variables selected from directly, language/syntax.ts) compiled in
+ * `env`: a function of the bindings, as `plan` returns. `tick` names the
+ * function cost/instrument.ts wraps loop conditions in, which `env` runs as
+ * "charge the constant weight, answer the condition": it is run so without
+ * a call. Throws Unsupported.
+ */
+export function compile(expr: Expr, env: CelEnv, tick?: string): (bindings: Record<string, unknown>) => unknown {
+  const compiler = new Compiler(env, tick);
+  const body = compiler.value(expr, new Map());
+  const size = compiler.frameSize;
+  const id = Number(expr.id);
+  const root: Run = (f) => {
+    try {
+      return body(f);
+    } catch (e) {
+      // as plan() does: what a function throws (the meter's CostExceeded) ends the evaluation in an error value
+      return celError(e, id);
+    }
+  };
+  const host = hostOf(env);
+  return (bindings) => {
+    const f: Frame = new Array(size);
+    f[0] = bindings;
+    nextRoot = root;
+    nextFrame = f;
+    return host(bindings);
+  };
+}
