@@ -2,12 +2,14 @@
  * The two environments of a rule, both from the library declarations: the
  * checker's overload table, and the evaluation environment, in which every
  * function is metered for cost (cost/) and comprehensions tick; and
- * `planned`, which plans an expression in it.
+ * `planned`, which compiles an expression in it (language/evaluate.ts), or
+ * plans it with @bufbuild/cel where that compiler leaves it.
  */
 import { type CelEnv, type CelFunc, celEnv, plan } from "@bufbuild/cel";
 import { metered, meteredOverloads, type Overloads } from "./cost/cost.js";
 import { TICK, tickFunc } from "./cost/instrument.js";
 import { type Expr, isTypeIdent } from "./language/checker.js";
+import { compile, Unsupported } from "./language/evaluate.js";
 import { selectFromVariables, VAR } from "./language/syntax.js";
 import { RUNTIME_FUNCS } from "./libraries/index.js";
 
@@ -35,8 +37,14 @@ function buildEnv(): CelEnv {
 /** The evaluation environment (metered). */
 export const ENV: CelEnv = buildEnv();
 
-/** An instrumented expression (cost/instrument.ts) planned in ENV, variables selected from directly. */
+/** An instrumented expression (cost/instrument.ts) compiled in ENV, variables selected from directly. */
 export function planned(expr: Expr): (bindings: Record<string, unknown>) => unknown {
-  const p = plan(ENV, selectFromVariables(expr, isTypeIdent));
+  const selected = selectFromVariables(expr, isTypeIdent);
+  try {
+    return compile(selected, ENV, TICK);
+  } catch (e) {
+    if (!(e instanceof Unsupported)) throw e;
+  }
+  const p = plan(ENV, selected);
   return (bindings) => p(bindings as never);
 }

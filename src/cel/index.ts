@@ -6,7 +6,8 @@
  * - `language/`: CEL itself: parsing with the syntax @bufbuild/cel lacks, the
  *   type of `self` built from the schema (property names escaped as the server
  *   does), type checking in cel-go's words, the one-line signatures functions
- *   are declared in, typed lazy values with Kubernetes equality, timestamps;
+ *   are declared in, typed lazy values with Kubernetes equality, timestamps,
+ *   and the evaluator that compiles a checked expression into closures;
  * - `libraries/`: every function a rule can call, each declared once for the
  *   checker and the runtime: the standard library and strings extension
  *   (run by @bufbuild/cel, with Kubernetes' differences) and the Kubernetes
