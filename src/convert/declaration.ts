@@ -4,7 +4,7 @@ import { type Finding, invalid, notSupported, required, unknownField } from "../
 import type { FieldPath } from "../path/index.js";
 import { locateFinding, type SourceDocument } from "../source/index.js";
 import { clone, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
-import { copyForWriting, showPath, type WriteTrie, writeTrie } from "./paths.js";
+import { showPath, type WriteTrie, writeTrie } from "./paths.js";
 import { type CompiledRule, makeContext, RULES } from "./rules/index.js";
 import { schemaHasPath } from "./schema.js";
 import type { Conversion, DataPath, SpokeConversion } from "./types.js";
@@ -13,34 +13,21 @@ export const CONVERSION_API_VERSION = "kunion.dev/v1alpha1";
 const rule = { rule: "conversion" } as const;
 
 /** A declared spoke's rules, every path they write (see RuleContext.path), and those paths as a trie, built once. */
-interface DeclaredRules {
+export interface DeclaredRules {
   rules: readonly CompiledRule[];
   written: readonly DataPath[];
   trie: WriteTrie;
 }
 const declared = new WeakMap<SpokeConversion, DeclaredRules>();
 
-function applyRules({ rules }: DeclaredRules, toHub: boolean, work: JsonObject, source: JsonObject): JsonObject {
+/** For the engine: a declared spoke's rules, undefined for any other spoke (its functions may write anywhere). */
+export const declaredRules = (spoke: SpokeConversion): DeclaredRules | undefined => declared.get(spoke);
+
+/** The rules applied to `work` in place: in order toward the hub, in reverse order away from it. */
+export function applyRules({ rules }: DeclaredRules, toHub: boolean, work: JsonObject, source: JsonObject): JsonObject {
   if (toHub) for (const r of rules) r.toHub(work, source);
   else for (let i = rules.length - 1; i >= 0; i--) (rules[i] as CompiledRule).fromHub(work, source);
   return work;
-}
-
-/**
- * For the engine: a declared spoke's conversion of `obj` on a copy made only where its rules, and then the
- * engine at the `restored` fields, write; the rest of the result is shared with `obj`. Undefined when the spoke
- * is not a declared one (its functions may write anywhere).
- */
-export function convertSharing(
-  spoke: SpokeConversion,
-  toHub: boolean,
-  obj: JsonObject,
-  restored?: readonly DataPath[],
-): JsonObject | undefined {
-  const d = declared.get(spoke);
-  if (d === undefined) return undefined;
-  const trie = restored === undefined ? d.trie : writeTrie([...d.written, ...restored]);
-  return applyRules(d, toHub, copyForWriting(obj, trie), obj);
 }
 
 /**

@@ -21,7 +21,7 @@ import {
   setKey,
   shallowCopy,
 } from "../value/index.js";
-import { convertSharing } from "./declaration.js";
+import { applyRules, declaredRules } from "./declaration.js";
 import {
   ANNOTATION,
   ANNOTATIONS_LIMIT,
@@ -32,7 +32,7 @@ import {
   lostFields,
   restore,
 } from "./losslessness.js";
-import { showPath } from "./paths.js";
+import { copyForWriting, showPath, type WriteTrie, writeTrie } from "./paths.js";
 import { prune } from "./schema.js";
 import { type Conversion, ConvertError, type DataPath, type SpokeConversion } from "./types.js";
 
@@ -97,19 +97,32 @@ function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion)
       `${subject.who()}: cannot convert to unknown apiVersion ${JSON.stringify(toApiVersion)}: known versions are ${list()}`,
     );
   if (av === toApiVersion) return object;
+  // The last step's result is the caller's: it works on a whole copy of its input, where an earlier step's result
+  // shares with the object given what it did not write.
   let cur = object;
-  if (from.version !== c.hub) cur = step(cur, from.version, c.hub, subject);
-  if (to.version !== c.hub) cur = step(cur, c.hub, to.version, subject);
-  // the steps' results share what they did not write with the input: the caller's object is a whole copy
-  return clone(cur);
+  if (from.version !== c.hub) cur = step(cur, from.version, c.hub, subject, to.version === c.hub);
+  if (to.version !== c.hub) cur = step(cur, c.hub, to.version, subject, true);
+  return cur;
 }
 
 const schemaOf = (c: Conversion, version: string) => c.crd?.versions.find((v) => v.name === version)?.openAPIV3Schema;
 
 /**
- * One direction of a spoke over `input`, which it must not change. A declared spoke's result shares with `input`
- * what neither its rules nor the engine (at the `restored` fields) write; any other spoke (defineConversion's
- * functions) is given a whole copy, so a function that edits its argument in place cannot touch the input.
+ * A spoke's result, and `writtenAt`: the paths it was written at when it is known to differ from its input only
+ * there (and in apiVersion). Unknown (undefined) when it comes from defineConversion's functions, which may write
+ * anywhere, or when pruning removed fields.
+ */
+interface Converted {
+  object: JsonObject;
+  writtenAt: WriteTrie | undefined;
+}
+
+/**
+ * One direction of a spoke over `input`, which it must not change. A declared spoke works on a copy of `input`
+ * made whole when `own` (the result is the caller's), otherwise only where its rules, and the engine at the
+ * `restored` fields, write: the rest of the result is then shared with `input`. Any other spoke
+ * (defineConversion's functions) is given a whole copy, so a function that edits its argument in place cannot
+ * touch the input.
  */
 function run(
   spoke: SpokeConversion,
@@ -118,17 +131,24 @@ function run(
   apiVersion: string,
   c: Conversion,
   version: string,
+  own: boolean,
   restored?: readonly DataPath[],
-): JsonObject {
-  let out = convertSharing(spoke, toHub, input, restored);
-  if (out === undefined) {
+): Converted {
+  const d = declaredRules(spoke);
+  let out: JsonValue;
+  let writtenAt: WriteTrie | undefined;
+  if (d !== undefined) {
+    writtenAt = restored === undefined ? d.trie : writeTrie([...d.written, ...restored]);
+    out = applyRules(d, toHub, own ? clone(input) : copyForWriting(input, writtenAt), input);
+  } else {
     const arg = clone(input);
     out = toHub ? spoke.toHub(arg) : spoke.fromHub(arg);
   }
   if (!isObject(out)) throw new ConvertError([], "the conversion did not return an object");
   setKey(out, "apiVersion", apiVersion);
   const schema = schemaOf(c, version);
-  return schema === undefined ? out : prune(out, schema);
+  const pruned = schema === undefined ? out : prune(out, schema);
+  return { object: pruned, writtenAt: pruned === out ? writtenAt : undefined };
 }
 
 /** A spoke's error as the step's failure, after `prefix` (the step, built only now). */
@@ -190,10 +210,10 @@ function changedMetadata(before: JsonValue | undefined, after: JsonValue | undef
 }
 
 /**
- * One step toward or away from the hub. `input` is not changed (it may be the caller's object): the result
- * shares with it what neither the rules nor the step write.
+ * One step toward or away from the hub. `input` is not changed (it may be the caller's object). The result is
+ * all its own when `own`; otherwise it shares with `input` what neither the rules nor the step write.
  */
-function step(input: JsonObject, fromV: string, toV: string, subject: Subject): JsonObject {
+function step(input: JsonObject, fromV: string, toV: string, subject: Subject, own: boolean): JsonObject {
   const c = subject.c;
   const toHub = toV === c.hub;
   const spoke = c.spokes.get(toHub ? fromV : toV) as SpokeConversion;
@@ -213,20 +233,22 @@ function step(input: JsonObject, fromV: string, toV: string, subject: Subject): 
     }
   }
   // past the rules, this step writes the restored fields, and its annotation into copies it makes
-  let out: JsonObject;
+  let there: Converted;
   try {
-    out = run(
+    there = run(
       spoke,
       toHub,
       clean,
       target,
       c,
       toV,
+      own,
       restoring?.map((f) => f.path),
     );
   } catch (e) {
     throw failure(e, what());
   }
+  const out = there.object;
   if (restoring !== undefined) restore(out, restoring);
   if (getKey(out, "kind") !== getKey(clean, "kind"))
     throw new Failure(`${what()}: kind: Forbidden: a conversion may not change the kind`);
@@ -236,13 +258,19 @@ function step(input: JsonObject, fromV: string, toV: string, subject: Subject): 
       `${what()}: metadata${changed === "" ? "" : `.${changed}`}: Forbidden: a conversion may only change labels and annotations`,
     );
   // Losslessness: convert the output back and keep in the annotation whatever does not come back.
-  let backObj: JsonObject;
+  let back: Converted;
   try {
-    backObj = run(spoke, !toHub, out, source, c, fromV);
+    back = run(spoke, !toHub, out, source, c, fromV, false);
   } catch (e) {
     throw failure(e, `${what()}: the result cannot be converted back to ${source}, refusing a lossy conversion`);
   }
-  const lost = lostFields(clean, backObj);
+  // Both ways written only at known paths (the way back's are the rules', among the way there's): elsewhere the
+  // round trip gives `clean` itself, so only those paths are compared.
+  const lost = lostFields(
+    clean,
+    back.object,
+    there.writtenAt !== undefined && back.writtenAt !== undefined ? there.writtenAt : undefined,
+  );
   if (lost.length > 0) {
     const meta = getKey(out, "metadata");
     const keeping = () =>

@@ -13,7 +13,7 @@
  * back when it is used.
  */
 import { deepEqual, getKey, isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
-import { deleteAt, getAt, setAt } from "./paths.js";
+import { deleteAt, getAt, setAt, type WriteTrie } from "./paths.js";
 
 export const ANNOTATION = "kunion.dev/conversion-data";
 /** The API server's limit on the total size of an object's annotations. */
@@ -25,10 +25,14 @@ export interface LostField {
   converted?: JsonValue;
 }
 
-/** What `original` has that `back` (the round trip of the step) does not give again, field by field. */
-export function lostFields(original: JsonObject, back: JsonObject): LostField[] {
+/**
+ * What `original` has that `back` (the round trip of the step) does not give again, field by field. With
+ * `onlyAt`, the caller knows the two differ at most at those paths: only they are compared.
+ */
+export function lostFields(original: JsonObject, back: JsonObject, onlyAt?: WriteTrie): LostField[] {
   const out: LostField[] = [];
-  walk(original, back, true, [], out);
+  if (onlyAt === undefined) walk(original, back, true, [], out);
+  else walkAlong(original, back, onlyAt, true, [], out);
   return out;
 }
 
@@ -50,6 +54,24 @@ function walk(a: JsonObject, b: JsonObject, top: boolean, at: string[], out: Los
   }
   for (const k of Object.keys(b))
     if (!(top && ignoredAtTop(k)) && !Object.hasOwn(a, k)) out.push(entry(at, k, undefined, b[k] as JsonValue));
+}
+
+/** `walk`, along the paths of `node` only (whole below the end of each). */
+function walkAlong(a: JsonObject, b: JsonObject, node: WriteTrie, top: boolean, at: string[], out: LostField[]): void {
+  for (let i = 0; i < node.keys.length; i++) {
+    const k = node.keys[i] as string;
+    if (top && ignoredAtTop(k)) continue;
+    const x = getKey(a, k);
+    const y = getKey(b, k);
+    if (x === y) continue;
+    const child = node.next[i] as WriteTrie;
+    if (isObject(x) && isObject(y)) {
+      at.push(k);
+      if (child.whole) walk(x, y, false, at, out);
+      else walkAlong(x, y, child, false, at, out);
+      at.pop();
+    } else if (x === undefined || y === undefined || !deepEqual(x, y)) out.push(entry(at, k, x, y));
+  }
 }
 
 function entry(at: readonly string[], k: string, value: JsonValue | undefined, converted: JsonValue | undefined) {
