@@ -92,7 +92,8 @@ export function parses(parse: () => unknown): boolean {
 
 /** A CEL map over a JSON object: either an object type (escaped property names) or a map (additionalProperties). */
 export class ObjectValue extends MapView {
-  private readonly cache = new Map<string, CelValue>();
+  /** Children converted to objects, so that each is converted once and is the same value every time. */
+  private cache: Map<string, CelValue> | undefined;
   constructor(
     readonly raw: JsonObject,
     readonly type: CelT & { k: "object" },
@@ -108,12 +109,16 @@ export class ObjectValue extends MapView {
   get(key: Key): CelValue | undefined {
     const f = this.field(key);
     if (f === undefined) return undefined;
-    const hit = this.cache.get(key as string);
+    const hit = this.cache?.get(key as string);
     if (hit !== undefined) return hit;
     const v = getKey(this.raw, f.raw);
     if (v === undefined) return undefined;
     const out = toCelValue(v, f.type);
-    this.cache.set(key as string, out);
+    // a string, int, double or bool is equal to itself however often it is converted: only objects are kept
+    if (typeof out === "object" && out !== null) {
+      this.cache ??= new Map();
+      this.cache.set(key as string, out);
+    }
     return out;
   }
   has(key: Key): boolean {
@@ -127,7 +132,8 @@ export class ObjectValue extends MapView {
 
 /** A CEL map over a JSON object whose values share one schema (additionalProperties). */
 export class MapValue extends MapView {
-  private readonly cache = new Map<string, CelValue>();
+  /** Children converted to objects (see ObjectValue). */
+  private cache: Map<string, CelValue> | undefined;
   constructor(
     readonly raw: JsonObject,
     readonly valType: CelT,
@@ -139,12 +145,15 @@ export class MapValue extends MapView {
   }
   get(key: Key): CelValue | undefined {
     if (typeof key !== "string") return undefined;
-    const hit = this.cache.get(key);
+    const hit = this.cache?.get(key);
     if (hit !== undefined) return hit;
     const v = getKey(this.raw, key);
     if (v === undefined) return undefined;
     const out = toCelValue(v, this.valType);
-    this.cache.set(key, out);
+    if (typeof out === "object" && out !== null) {
+      this.cache ??= new Map();
+      this.cache.set(key, out);
+    }
     return out;
   }
   has(key: Key): boolean {
@@ -226,7 +235,9 @@ export class ArrayValue {
       chargeWork(more);
       return new ArrayValue(items, "atomic", [], items.length, true);
     }
-    const items = [...a, ...b];
+    const items: CelValue[] = [];
+    for (let i = 0, n = a.size; i < n; i++) items.push(a.get(i) as CelValue);
+    for (let i = 0; i < more; i++) items.push(b.get(i) as CelValue);
     chargeWork(items.length);
     return new ArrayValue(items, "atomic", [], items.length, true);
   }
