@@ -4,6 +4,10 @@
  * every step is checked by converting its output back; what does not come back is kept in the
  * `kunion.dev/conversion-data` annotation of the output and restored by the conversion back.
  *
+ * Copies: a declared spoke's step copies its input only along the paths its rules write (a trie built once per
+ * spoke) and shares the rest, and its round trip is compared only along those paths; the last step works on a
+ * whole copy instead, so the result never shares with the object given, which is never changed.
+ *
  * Choice for one-way `set` rules whose inverse does not reproduce the input (kubebuilder's `@hourly`, double
  * spaces, an explicit `*`): the original is kept in the annotation, so the round trip is lossless; when the way
  * back fails outright (an expression or assertion error), the step fails with an error naming the object and
