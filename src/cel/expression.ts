@@ -86,36 +86,51 @@ export function evaluateExpression(
   return toJson(value);
 }
 
-/** A CEL result as JSON: ints as numbers when safe, maps with string keys, lists; anything else is an error. */
-function toJson(v: unknown, depth = 0): { value?: JsonValue; error?: string } {
-  if (depth > 100) return { error: "result is nested too deeply" };
-  if (v === null || typeof v === "string" || typeof v === "boolean") return { value: v };
-  if (typeof v === "number") return Number.isFinite(v) ? { value: v } : { error: `result ${v} is not a JSON number` };
+/** Why a result is not JSON: its words are the evaluation's error. */
+class NotJson {
+  constructor(readonly message: string) {}
+}
+
+/** A CEL result as JSON, or its reason not to be one. */
+function toJson(v: unknown): { value?: JsonValue; error?: string } {
+  try {
+    return { value: jsonOf(v, 0) };
+  } catch (e) {
+    if (e instanceof NotJson) return { error: e.message };
+    throw e;
+  }
+}
+
+/** A CEL result as JSON: ints as numbers when safe, maps with string keys, lists; anything else throws NotJson. */
+function jsonOf(v: unknown, depth: number): JsonValue {
+  if (depth > 100) throw new NotJson("result is nested too deeply");
+  if (v === null || typeof v === "string" || typeof v === "boolean") return v;
+  if (typeof v === "number") {
+    if (Number.isFinite(v)) return v;
+    throw new NotJson(`result ${v} is not a JSON number`);
+  }
   if (typeof v === "bigint" || isCelUint(v)) {
     const n = typeof v === "bigint" ? v : v.value;
-    if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER))
-      return { error: `result ${n} is not a safe integer` };
-    return { value: Number(n) };
+    if (n > MAX_SAFE || n < MIN_SAFE) throw new NotJson(`result ${n} is not a safe integer`);
+    return Number(n);
   }
   if (isCelList(v)) {
+    const list = v as unknown as { size: number; get(i: number): unknown };
     const out: JsonValue[] = [];
-    for (const item of v as Iterable<unknown>) {
-      const r = toJson(item, depth + 1);
-      if (r.error !== undefined) return r;
-      out.push(r.value as JsonValue);
-    }
-    return { value: out };
+    for (let i = 0, n = list.size; i < n; i++) out.push(jsonOf(list.get(i), depth + 1));
+    return out;
   }
   if (isCelMap(v)) {
     const out: JsonObject = {};
     for (const [k, item] of (v as { entries(): Iterable<[unknown, unknown]> }).entries()) {
-      if (typeof k !== "string") return { error: `result map has a non-string key ${String(k)}` };
-      const r = toJson(item, depth + 1);
-      if (r.error !== undefined) return r;
-      setKey(out, k, r.value as JsonValue);
+      if (typeof k !== "string") throw new NotJson(`result map has a non-string key ${String(k)}`);
+      setKey(out, k, jsonOf(item, depth + 1));
     }
-    return { value: out };
+    return out;
   }
-  if (isObject(v)) return { error: "result is not a JSON value" };
-  return { error: `result of type ${typeof v} is not a JSON value` };
+  if (isObject(v)) throw new NotJson("result is not a JSON value");
+  throw new NotJson(`result of type ${typeof v} is not a JSON value`);
 }
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);

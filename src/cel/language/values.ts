@@ -23,6 +23,8 @@ import {
 
 const MAP_MARK = Symbol.for("@bufbuild/cel/map");
 const LIST_MARK = Symbol.for("@bufbuild/cel/list");
+/** The map keys of a list that is not a map list (one array for all). */
+const NO_KEYS: readonly string[] = [];
 
 type Key = bigint | string | boolean | number | { value: bigint };
 
@@ -172,7 +174,7 @@ export class ListValue {
     readonly raw: readonly JsonValue[],
     readonly elemType: CelT,
     readonly listType: "atomic" | "set" | "map" = "atomic",
-    readonly mapKeys: readonly string[] = [],
+    readonly mapKeys: readonly string[] = NO_KEYS,
   ) {
     this.cache = new Array(raw.length);
   }
@@ -202,7 +204,7 @@ export class ArrayValue {
   constructor(
     private readonly items: readonly CelValue[],
     readonly listType: "atomic" | "set" | "map" = "atomic",
-    readonly mapKeys: readonly string[] = [],
+    readonly mapKeys: readonly string[] = NO_KEYS,
     /** How many of `items` this list holds: lists made by `+` share one array, as Go slices do. */
     private readonly length = items.length,
     /** `items` was made by `+`, so later `+` may append to it. */
@@ -233,13 +235,13 @@ export class ArrayValue {
       const items = a.items as CelValue[];
       for (let i = 0; i < more; i++) items.push(b.get(i) as CelValue);
       chargeWork(more);
-      return new ArrayValue(items, "atomic", [], items.length, true);
+      return new ArrayValue(items, "atomic", NO_KEYS, items.length, true);
     }
     const items: CelValue[] = [];
     for (let i = 0, n = a.size; i < n; i++) items.push(a.get(i) as CelValue);
     for (let i = 0; i < more; i++) items.push(b.get(i) as CelValue);
     chargeWork(items.length);
-    return new ArrayValue(items, "atomic", [], items.length, true);
+    return new ArrayValue(items, "atomic", NO_KEYS, items.length, true);
   }
 }
 
@@ -384,9 +386,13 @@ interface MapLike {
   keys(): IterableIterator<unknown>;
 }
 
-function listKind(v: unknown): { kind: "atomic" | "set" | "map"; keys: readonly string[] } {
-  if (v instanceof ListValue || v instanceof ArrayValue) return { kind: v.listType, keys: v.mapKeys };
-  return { kind: "atomic", keys: [] };
+type ListKind = { kind: "atomic" | "set" | "map"; keys: readonly string[] };
+const ATOMIC: ListKind = { kind: "atomic", keys: NO_KEYS };
+
+function listKind(v: unknown): ListKind {
+  if ((v instanceof ListValue || v instanceof ArrayValue) && v.listType !== "atomic")
+    return { kind: v.listType, keys: v.mapKeys };
+  return ATOMIC;
 }
 
 /** The map-key tuple of an element of a list-type=map list. */
