@@ -22,8 +22,8 @@ export interface RuleContext {
   error(key: string | undefined, detail: string, badValue?: JsonValue): void;
   /**
    * A path argument, checked; undefined (and an error) when missing or malformed. A rule writes only at the
-   * paths it reads here, or inside the values found at them: the engine's copies for the conversion back are
-   * made only there (paths.copyForWriting).
+   * paths it reads here, or inside the values found at them: the engine's copies are made only there
+   * (paths.copyForWriting), and its round trip is compared only there (losslessness.lostFields).
    */
   path(key: string, side: NamedPath["side"], optional?: boolean): DataPath | undefined;
   string(key: string, optional?: boolean): string | undefined;
