@@ -258,6 +258,18 @@ function constantLiteral(e: Expr): boolean {
   return false;
 }
 
+const packages = new WeakMap<CelEnv, ReadonlySet<string>>();
+/** The first segments of the names of `env`'s registry types (`google`), found once per environment. */
+function packagesOf(env: CelEnv): ReadonlySet<string> {
+  let out = packages.get(env);
+  if (out === undefined) {
+    const types = env.registry as unknown as Iterable<{ typeName: string }>;
+    out = new Set([...types].map((d) => d.typeName.split(".")[0] as string));
+    packages.set(env, out);
+  }
+  return out;
+}
+
 class Compiler {
   private slots = 1;
   /** How many comprehension loops (condition, step) enclose the node being compiled. */
@@ -274,9 +286,7 @@ class Compiler {
     private readonly tick: string | undefined,
   ) {
     if (env.namespace !== "") throw new Unsupported("a namespace");
-    this.packages = new Set(
-      [...(env.registry as unknown as Iterable<{ typeName: string }>)].map((d) => d.typeName.split(".")[0] as string),
-    );
+    this.packages = packagesOf(env);
   }
 
   get frameSize(): number {
