@@ -41,6 +41,7 @@ function budgeted(converters: Converters, budget: Budget): Converters {
       if (!found) return undefined;
       return {
         versions: found.versions,
+        leavesInputAlone: found.leavesInputAlone,
         convert: (object, to) => {
           budget.check("request.objects"); // throws: the review fails, and the route answers 503
           return found.convert(object, to);

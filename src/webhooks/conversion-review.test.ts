@@ -213,6 +213,29 @@ describe("handleConversionReview: conversions", () => {
     ok(input, fakeConverters(inPlace));
     expect(input).toEqual(before);
   });
+
+  it("gives a converter the request's own object only when it promises to leave it alone", () => {
+    const input = review([cronJob("v1", "a")]);
+    const given = (input.request as JsonObject).objects as JsonObject[];
+    const received = (leavesInputAlone: boolean) => {
+      const seen: JsonObject[] = [];
+      const recording: Converters = {
+        forKind: () => ({
+          versions,
+          leavesInputAlone,
+          convert: (o, v) => {
+            seen.push(o);
+            return cronJobConvert(o, v);
+          },
+        }),
+      };
+      ok(input, recording);
+      return seen[0];
+    };
+    expect(received(true)).toBe(given[0]);
+    expect(received(false)).not.toBe(given[0]);
+    expect(received(false)).toEqual(given[0]);
+  });
 });
 
 describe("handleConversionReview: converted objects are checked", () => {

@@ -3,8 +3,9 @@
  * apiextensions.k8s.io/v1 or v1beta1 in, the response the API server expects out.
  * The converters are given as a parameter (`Converters`), so this module does not
  * depend on how conversions are declared or compiled. Pure and total: inputs are
- * never mutated (each converter gets a copy), nothing from the request is executed,
- * and every outcome is an answer, never an exception.
+ * never mutated (each converter gets a copy, unless it promises to leave its input
+ * alone), nothing from the request is executed, and every outcome is an answer, never
+ * an exception.
  */
 import { splitApiVersion } from "../names/index.js";
 import { type FieldPath, formatPath } from "../path/index.js";
@@ -16,12 +17,21 @@ import { clone, deepEqual, getKey, isObject, type JsonObject, type JsonValue } f
  */
 export type ConvertFn = (object: JsonObject, toApiVersion: string) => { object?: JsonObject; error?: string };
 
-export interface Converters {
+/** A group/kind's converter. */
+export interface Converter {
+  convert: ConvertFn;
+  /** Version names (`v1`, `v2beta1`), the hub included, without the group. */
+  versions: string[];
   /**
-   * The converter for a group/kind, or undefined when none is deployed. `versions` are
-   * version names (`v1`, `v2beta1`), the hub included, without the group.
+   * The converter never changes its argument and its result shares nothing with it (kunion's
+   * engine, property-tested in src/convert): it is given the request's object, not a copy.
    */
-  forKind(group: string, kind: string): { convert: ConvertFn; versions: string[] } | undefined;
+  leavesInputAlone?: boolean;
+}
+
+export interface Converters {
+  /** The converter for a group/kind, or undefined when none is deployed. */
+  forKind(group: string, kind: string): Converter | undefined;
 }
 
 /** An HTTP status and the JSON body to send. */
@@ -165,7 +175,7 @@ function convertAll(
   converters: Converters,
 ): JsonObject[] | string {
   // One lookup per group/kind, not per object (Map keys are safe for any string).
-  const lookups = new Map<string, ReturnType<Converters["forKind"]> | null>();
+  const lookups = new Map<string, Converter | null>();
   const out: JsonObject[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as Item;
@@ -198,9 +208,9 @@ function convertAll(
     }
     let result: { object?: JsonObject; error?: string } | undefined;
     try {
-      // A copy: a converter that edits its input in place cannot touch the request, nor
-      // hide a change to the metadata from the check below.
-      result = converter.convert(clone(item.object), desired);
+      // A copy unless the converter promises otherwise: one that edits its input in place
+      // could touch the request, and hide a change to the metadata from the check below.
+      result = converter.convert(converter.leavesInputAlone ? item.object : clone(item.object), desired);
     } catch (e) {
       return `${name()}: converting from ${item.apiVersion} to ${desired}: the converter failed: ${describeThrown(e)}`;
     }

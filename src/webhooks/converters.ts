@@ -10,6 +10,7 @@ export function convertersFor(conversions: readonly Conversion[]): Converters {
       return {
         convert: (object, toApiVersion) => convert(object, toApiVersion, conversion),
         versions: [conversion.hub, ...conversion.spokes.keys()],
+        leavesInputAlone: true,
       };
     },
   };
