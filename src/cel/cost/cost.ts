@@ -69,7 +69,7 @@ function traversalCost(v: CelValue | undefined): number {
 }
 
 /** A charge for a call, from cel-go's arguments: the target first, then the arguments (four at most are read). */
-type Charge = (a0?: CelValue, a1?: CelValue, a2?: CelValue, a3?: CelValue) => number;
+export type Charge = (a0?: CelValue, a1?: CelValue, a2?: CelValue, a3?: CelValue) => number;
 
 const ONE: Charge = () => 1;
 const NONE: Charge = () => 0;
@@ -323,10 +323,34 @@ export interface Overloads {
   call(id: number, target: CelValue | undefined, args: CelValue[]): unknown;
 }
 
+/**
+ * The one overload a metered dispatch calls for plain values of some types:
+ * its implementation (the target as `this`) and what a call is charged
+ * before it runs (chargeCall's arguments).
+ */
+export interface SoleOverload {
+  readonly impl: (...args: unknown[]) => unknown;
+  readonly cost: Charge;
+  readonly built: Charge;
+}
+
+/** meteredOverloads' dispatch, which can also say which overload values of given types reach. */
+export interface MeteredOverloads extends Overloads {
+  /**
+   * For values of the runtime types of `target` and `args`: the overload
+   * called, when it is the only one asked, takes them and is a `celFunc` or
+   * `celMethod` (so that calling `impl` directly, what it throws an error
+   * value, is what `call` does); undefined otherwise.
+   */
+  sole(target: CelValue | undefined, args: readonly CelValue[]): SoleOverload | undefined;
+}
+
 /** An overload to call for values of given types: how, and whether it takes them (then it is charged). */
 interface Candidate {
   readonly call: Overloads["call"];
   readonly takes: boolean;
+  /** The implementation `call` runs directly (directCall), if any. */
+  readonly impl?: (...args: unknown[]) => unknown;
 }
 
 /**
@@ -337,29 +361,39 @@ interface Candidate {
  * is skipped rather than asked) and the cost found once per name. Values
  * other than plain ones (plainType) go to `general`.
  */
-export function meteredOverloads(name: string, overloads: readonly CelFunc[], general: Overloads): Overloads {
+export function meteredOverloads(name: string, overloads: readonly CelFunc[], general: Overloads): MeteredOverloads {
   const cost = costOf(name);
   const built = builtOf(name);
   const inners = overloads.map((f) => {
     const inner = f as unknown as FuncLike;
-    return { inner, direct: directCall(inner) };
+    const direct = directCall(inner);
+    const impl = direct === undefined ? undefined : (f as unknown as { _impl: (...args: unknown[]) => unknown })._impl;
+    return { inner, direct, impl };
   });
   const resolved = new Map<number, readonly Candidate[]>();
   let lastKey = 0;
   let last: readonly Candidate[] = [];
   const resolve = (target: number, args: readonly number[]): Candidate[] => {
     const out: Candidate[] = [];
-    for (const { inner: f, direct } of inners) {
+    for (const { inner: f, direct, impl } of inners) {
       let takes = (f.target === undefined) === target < 0 && args.length === f.arguments.length;
       if (takes && target >= 0) takes = fitsType(PLAIN_TYPES[target] as TypeLike, f.target as TypeLike);
       for (let i = 0; takes && i < args.length; i++)
         takes = fitsType(PLAIN_TYPES[args[i] as number] as TypeLike, f.arguments[i] as TypeLike);
-      if (takes) out.push({ call: direct ?? ((id, target, args) => f.call(id, target, args)), takes });
+      if (takes) out.push({ call: direct ?? ((id, target, args) => f.call(id, target, args)), takes, impl });
       else if (!DECLINING_CALLS.has(f.call)) out.push({ call: (id, target, args) => f.call(id, target, args), takes });
     }
     return out;
   };
   return {
+    sole(target, args) {
+      const targetType = target === undefined ? -1 : plainType(target);
+      const types = args.map(plainType);
+      if ((target !== undefined && targetType < 0) || types.some((t) => t < 0)) return undefined;
+      const [only, ...rest] = resolve(targetType, types);
+      if (only === undefined || rest.length > 0 || !only.takes || only.impl === undefined) return undefined;
+      return { impl: only.impl, cost, built };
+    },
     call(id, target, args) {
       // The types as one number: a digit per value (0 for no target), after a leading 1.
       let key = 1;

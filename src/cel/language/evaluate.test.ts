@@ -7,11 +7,12 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isCelError, isCelList, isCelMap, isCelType, isCelUint, plan } from "@bufbuild/cel";
+import { type CelValue, isCelError, isCelList, isCelMap, isCelType, isCelUint, plan } from "@bufbuild/cel";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { parse as parseYaml } from "yaml";
 import type { JsonValue } from "../../value/index.js";
+import type { MeteredOverloads } from "../cost/cost.js";
 import { instrument, TICK } from "../cost/instrument.js";
 import { CostExceeded, Meter, WorkBudget, WorkExceeded, withMeter } from "../cost/meter.js";
 import { ENV } from "../environment.js";
@@ -21,7 +22,7 @@ import { Checker, type Expr, isTypeIdent } from "./checker.js";
 import { compile, Unsupported } from "./evaluate.js";
 import { parseRule, selectFromVariables } from "./syntax.js";
 import { type CelT, DYN } from "./types.js";
-import { dynValue, OpaqueValue, runtimeTypeName } from "./values.js";
+import { dynValue, listAdd, OpaqueValue, runtimeTypeName } from "./values.js";
 import { isDuration, isTimestamp, secondsNanos } from "./wkt.js";
 
 const root = join(import.meta.dirname, "../../..");
@@ -54,8 +55,13 @@ function show(v: unknown, depth = 0): string {
 }
 
 /** One run: the answer, the cost and work it charged, whether the meter stopped it. */
-function runOnce(run: (b: Record<string, unknown>) => unknown, bindings: () => Record<string, unknown>, limit: number) {
-  const meter = new Meter(limit, new WorkBudget(200_000));
+function runOnce(
+  run: (b: Record<string, unknown>) => unknown,
+  bindings: () => Record<string, unknown>,
+  limit: number,
+  work: number,
+) {
+  const meter = new Meter(limit, new WorkBudget(work));
   let value: unknown;
   let thrown = "";
   try {
@@ -91,7 +97,7 @@ interface Outcome {
 }
 
 /** Both evaluators on `expr` for each of `selves` (bound to self and oldSelf). */
-function compare(text: string, expr: Expr, selves: readonly JsonValue[], limit = 1_000_000): Outcome {
+function compare(text: string, expr: Expr, selves: readonly JsonValue[], limit = 1_000_000, work = 200_000): Outcome {
   let compiled: (b: Record<string, unknown>) => unknown;
   try {
     compiled = compile(expr, ENV, TICK);
@@ -103,8 +109,8 @@ function compare(text: string, expr: Expr, selves: readonly JsonValue[], limit =
   const differences: string[] = [];
   for (const self of selves) {
     const bindings = () => ({ self: dynValue(self), oldSelf: dynValue(self) });
-    const want = runOnce(planned, bindings, limit);
-    const got = runOnce(compiled, bindings, limit);
+    const want = runOnce(planned, bindings, limit, work);
+    const got = runOnce(compiled, bindings, limit, work);
     if (JSON.stringify(got) !== JSON.stringify(want))
       differences.push(
         `${text} on ${JSON.stringify(self)}:\n  plan     ${JSON.stringify(want)}\n  compiled ${JSON.stringify(got)}`,
@@ -298,6 +304,40 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
     for (const text of texts) {
       const expr = prepare(text, VARS) as Expr;
       for (const limit of [0, 5, 50, 117, 1000]) expect(compare(text, expr, SELVES, limit).differences).toEqual([]);
+    }
+  });
+
+  test("x + [e] (how map and filter add to their result) without the one-item list, or with it when x is not plain", () => {
+    const texts = [
+      "self.l.map(x, x + 'a')",
+      "self.l.filter(x, x != 'y')",
+      "self.l.map(x, x) + ['z']",
+      "cel.bind(a, self.l.map(x, x), [a + ['p'], a + ['q'], a + ['r'] + ['s']])",
+      "self.l + ['z']",
+      "[1] + [2]",
+      "[] + [dyn([1][5])]",
+      "dyn(self.s) + [1]",
+      "self.il.map(x, timestamp('2024-01-01T00:00:00Z'))",
+      "self.il.map(x, [x]).map(y, y + [1])",
+      "self.l.map(x, dyn(self.m)).map(y, y)",
+    ];
+    const out = compareAll(texts);
+    expect(out.checked).toBe(texts.length);
+    expect(out.differences).toEqual([]);
+    // what the evaluator asks before it appends in place: list + of two lists calls listAdd alone
+    const plus = ENV.funcs.find("_+_") as unknown as MeteredOverloads;
+    const list = dynValue([]) as CelValue;
+    expect(plus.sole(undefined, [list, list])?.impl).toBe(listAdd);
+    expect(plus.sole(undefined, ["a", "b"])?.impl).not.toBe(listAdd);
+  });
+
+  test("cost or work running out in the middle of map and filter stops both at the same point", () => {
+    const texts = ["[1, 2, 3, 4, 5, 6, 7, 8].map(x, x).size()", "self.l.filter(x, x != 'x') + self.l.map(x, x)"];
+    for (const text of texts) {
+      const expr = prepare(text, VARS) as Expr;
+      for (let limit = 0; limit <= 40; limit += 3)
+        for (let work = 0; work <= 60; work += 4)
+          expect(compare(text, expr, SELVES, limit, work).differences).toEqual([]);
     }
   });
 

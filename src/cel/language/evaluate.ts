@@ -4,9 +4,11 @@
  * with the environment's function dispatch, resolved once per call site. It
  * answers what @bufbuild/cel's `plan` answers for the same expression and
  * bindings, error values and their words included, and calls the same
- * functions in the same order, so that cost and work are charged alike; the
- * planner's attributes and per-iteration activations become slots of one
- * array. Each evaluation runs inside a `plan` of one call (hostOf), which
+ * functions in the same order, so that cost and work are charged alike (but
+ * for `x + [e]` on a plain list, how `map` and `filter` add an item, which
+ * appends it as list `+` would, with the same charges, without the one-item
+ * list or the dispatch); the planner's attributes and per-iteration
+ * activations become slots of one array. Each evaluation runs inside a `plan` of one call (hostOf), which
  * sets the registry @bufbuild/cel's functions read. What it does not
  * compile (`Unsupported`) the caller leaves to `plan` whole: calls of
  * `type()`, an identifier named like a registry package (`google`),
@@ -35,6 +37,7 @@ import {
 import { currentMeter } from "../cost/meter.js";
 import type { Expr } from "./checker.js";
 import { VAR } from "./syntax.js";
+import { ArrayValue, listAdd } from "./values.js";
 
 /** An evaluation's state: the bindings at 0, then one slot per comprehension variable. */
 type Frame = unknown[];
@@ -42,8 +45,14 @@ type Frame = unknown[];
 type Run = (f: Frame) => unknown;
 
 type CallExpr = Extract<Expr["exprKind"], { case: "callExpr" }>["value"];
+type Charge = (a0?: unknown, a1?: unknown) => number;
 interface Dispatch {
   call(id: number, target: unknown, args: unknown[]): unknown;
+  /** The environment's metered dispatch (cost/cost.ts MeteredOverloads) says which overload values of given types reach. */
+  sole?(
+    target: unknown,
+    args: readonly unknown[],
+  ): { impl: (...args: unknown[]) => unknown; cost: Charge; built: Charge } | undefined;
 }
 
 /** A construct this compiler leaves to `plan` (which refuses it too, or runs it as it always did). */
@@ -53,6 +62,8 @@ export class Unsupported extends Error {}
 // equal without charging work (values.ts celEquals), so an empty literal must be that same value here.
 const EMPTY_LIST = plan(celEnv(), parse("[]"))();
 const EMPTY_MAP = plan(celEnv(), parse("{}"))();
+/** A list of one item, what `x + [v]`'s charges are computed on (they read sizes and kinds, not items). */
+const ONE_ITEM = celList([null]);
 
 /**
  * Functions that read the registry of the running evaluation, which only
@@ -74,21 +85,24 @@ const outOfBounds = (id: number, index: number) => celError(`index ${index} out 
 
 /** A bound value as the planner's activation hands it out: CEL values as they are, anything else converted. */
 function bound(v: unknown): unknown {
+  if (isCelValue(v)) return v;
+  // A list's get converts its item with @bufbuild/cel's own conversion (toCel), throwing as it throws.
+  return celList([v as never]).get(0);
+}
+
+/** Whether @bufbuild/cel takes `v` as the CEL value it is (toCel answers it unchanged). */
+function isCelValue(v: unknown): boolean {
   switch (typeof v) {
     case "bigint":
     case "boolean":
     case "number":
     case "string":
-      return v;
+      return true;
     case "object":
-      if (v === null || v instanceof Uint8Array || isCelList(v) || isCelMap(v) || isCelUint(v) || isCelType(v))
-        return v;
-      break;
+      return v === null || v instanceof Uint8Array || isCelList(v) || isCelMap(v) || isCelUint(v) || isCelType(v);
     default:
-      break;
+      return false;
   }
-  // A list's get converts its item with @bufbuild/cel's own conversion (toCel), throwing as it throws.
-  return celList([v as never]).get(0);
 }
 
 /** The types a bare identifier names when no variable has that name; a fresh list and map type each time, as there. */
@@ -495,6 +509,10 @@ class Compiler {
       const error = celError(`unbound function: ${fn}`, id);
       return () => error;
     }
+    if (fn === "_+_" && call.target === undefined && call.args.length === 2) {
+      const append = this.append(id, d, call.args[0] as Expr, call.args[1] as Expr, scope);
+      if (append !== undefined) return append;
+    }
     const target = call.target === undefined ? undefined : this.value(call.target, scope);
     return this.dispatch(
       id,
@@ -548,6 +566,51 @@ class Compiler {
         vals.push(x);
       }
       return answer(t, vals);
+    };
+  }
+
+  /**
+   * `x + [e]`, how `map` and `filter` add to their result: when `x` is a
+   * plain list (the empty literal, or one `+` made) and `e`'s value is a CEL
+   * value as it is (a list literal's item would be converted), the call the
+   * dispatch makes, list `+` (values.ts listAdd), charged as it charges,
+   * without the one-item list; otherwise that list and the call. Undefined
+   * when `[e]` is not a one-item list or list `+` is not what the dispatch
+   * calls for two lists.
+   */
+  private append(
+    id: number,
+    d: Dispatch,
+    left: Expr,
+    right: Expr,
+    scope: ReadonlyMap<string, number>,
+  ): Run | undefined {
+    const k = right.exprKind;
+    if (k.case !== "listExpr" || k.value.elements.length !== 1 || k.value.optionalIndices.length > 0) return undefined;
+    const plus = d.sole?.(undefined, [EMPTY_LIST, EMPTY_LIST]);
+    if (plus === undefined || plus.impl !== listAdd) return undefined;
+    const { cost, built } = plus;
+    const list = this.value(left, scope);
+    const item = this.value(k.value.elements[0] as Expr, scope);
+    const call = (x: unknown, l: unknown) => {
+      const out = d.call(id, undefined, [x, l]);
+      return out !== undefined ? out : noOverload(id, "_+_", undefined, [x, l]);
+    };
+    return (f) => {
+      const x = list(f);
+      if (isError(x)) return x;
+      const v = item(f);
+      if (isError(v)) return v;
+      if (!((x === EMPTY_LIST || (x instanceof ArrayValue && x.listType === "atomic")) && isCelValue(v)))
+        return call(x, celList([v as never]));
+      const meter = currentMeter();
+      if (meter !== undefined) meter.charge(cost(x, ONE_ITEM), built(x, ONE_ITEM));
+      try {
+        return ArrayValue.append(x as never, v as never);
+      } catch (e) {
+        // as the dispatch's direct call answers what an implementation throws (WorkExceeded)
+        return celError(e, id);
+      }
     };
   }
 

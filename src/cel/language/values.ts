@@ -36,7 +36,6 @@ export class CelRuntimeError extends Error {}
  * iteration follows from them.
  */
 export abstract class MapView {
-  readonly [MAP_MARK] = {};
   abstract get size(): number;
   abstract get(key: Key): CelValue | undefined;
   abstract has(key: Key): boolean;
@@ -54,6 +53,9 @@ export abstract class MapView {
     return this.entries();
   }
 }
+
+// @bufbuild/cel knows a map by its brand (`MAP_MARK in v`): on the prototype, no object is made per map.
+Object.defineProperty(MapView.prototype, MAP_MARK, { value: {} });
 
 /**
  * Base of the Kubernetes library types (URL, IP, CIDR, Quantity, Format, optional):
@@ -168,7 +170,6 @@ export class MapValue extends MapView {
 
 /** A CEL list over a JSON array; `listType` set/map changes equality and `+`. */
 export class ListValue {
-  readonly [LIST_MARK] = {};
   private readonly cache: Array<CelValue | undefined>;
   constructor(
     readonly raw: readonly JsonValue[],
@@ -200,7 +201,6 @@ export class ListValue {
 
 /** A list built by the library (results of `+` on set/map lists, `findAll`, …). */
 export class ArrayValue {
-  readonly [LIST_MARK] = {};
   constructor(
     private readonly items: readonly CelValue[],
     readonly listType: "atomic" | "set" | "map" = "atomic",
@@ -243,7 +243,23 @@ export class ArrayValue {
     chargeWork(items.length);
     return new ArrayValue(items, "atomic", NO_KEYS, items.length, true);
   }
+  /** `a + [v]` of plain lists, as concat does it (the same items, growth and work) without the one-item list. */
+  static append(a: ListLike, v: CelValue): ArrayValue {
+    if (a instanceof ArrayValue && a.growable && a.items.length === a.length) {
+      const items = a.items as CelValue[];
+      items.push(v);
+      chargeWork(1);
+      return new ArrayValue(items, "atomic", NO_KEYS, items.length, true);
+    }
+    const items: CelValue[] = [];
+    for (let i = 0, n = a.size; i < n; i++) items.push(a.get(i) as CelValue);
+    items.push(v);
+    chargeWork(items.length);
+    return new ArrayValue(items, "atomic", NO_KEYS, items.length, true);
+  }
 }
+// The list brand (`LIST_MARK in v`) on the prototypes, as MapView's.
+for (const c of [ListValue, ArrayValue]) Object.defineProperty(c.prototype, LIST_MARK, { value: {} });
 
 /** A value that could not be converted (e.g. a malformed date-time): accessing it fails the rule. */
 export class InvalidValue extends OpaqueValue {

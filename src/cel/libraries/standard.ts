@@ -123,5 +123,5 @@ duration.getMilliseconds() -> int
     for (const x of l) if (celEquals(x, v)) return true;
     return false;
   }),
-  declare("_+_(list<A>, list<A>) -> list<A>", (a: CelValue, b: CelValue) => listAdd(a, b)),
+  declare("_+_(list<A>, list<A>) -> list<A>", listAdd),
 ];
