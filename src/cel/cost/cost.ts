@@ -294,28 +294,33 @@ function directCall(f: FuncLike): Overloads["call"] | undefined {
     } catch (e) {
       return celError(e, id);
     }
-    switch (typeof out) {
-      case "string":
-      case "bigint":
-      case "boolean":
-      case "number":
-        return out;
-      case "object":
-        // what toCel answers unchanged (it would check the same, in this order): no conversion to make
-        if (
-          out === null ||
-          out instanceof Uint8Array ||
-          isCelList(out) ||
-          isCelMap(out) ||
-          isCelUint(out) ||
-          isCelType(out)
-        )
-          return out;
-        return AS_CEL.call(id, undefined, [out as CelValue]);
-      default:
-        return AS_CEL.call(id, undefined, [out as CelValue]);
-    }
+    return asResult(id, out);
   };
+}
+
+/** What a `celFunc` answers for what its implementation returned: a CEL value as it is, anything else converted. */
+function asResult(id: number, out: unknown): unknown {
+  switch (typeof out) {
+    case "string":
+    case "bigint":
+    case "boolean":
+    case "number":
+      return out;
+    case "object":
+      // what toCel answers unchanged (it would check the same, in this order): no conversion to make
+      if (
+        out === null ||
+        out instanceof Uint8Array ||
+        isCelList(out) ||
+        isCelMap(out) ||
+        isCelUint(out) ||
+        isCelType(out)
+      )
+        return out;
+      return AS_CEL.call(id, undefined, [out as CelValue]);
+    default:
+      return AS_CEL.call(id, undefined, [out as CelValue]);
+  }
 }
 
 /** What @bufbuild/cel calls for a function name: each overload in turn until one answers. */
@@ -343,7 +348,17 @@ export interface MeteredOverloads extends Overloads {
    * value, is what `call` does); undefined otherwise.
    */
   sole(target: CelValue | undefined, args: readonly CelValue[]): SoleOverload | undefined;
+  /**
+   * A dispatch for one call site with a target or not and `arity` (at most
+   * 2) arguments, `x` and `y`: it answers, calls and charges as `call`, but
+   * keeps the overload of the last types it saw, and calls it without an
+   * array when it is the sole one (as `sole` says).
+   */
+  site(hasTarget: boolean, arity: 0 | 1 | 2): SiteCall;
 }
+
+/** A call site's dispatch (MeteredOverloads.site): the arguments past its arity are undefined. */
+export type SiteCall = (id: number, target: CelValue | undefined, x?: CelValue, y?: CelValue) => unknown;
 
 /** An overload to call for values of given types: how, and whether it takes them (then it is charged). */
 interface Candidate {
@@ -385,14 +400,63 @@ export function meteredOverloads(name: string, overloads: readonly CelFunc[], ge
     }
     return out;
   };
-  return {
+  /** The sole overload for these plain types (see MeteredOverloads.sole). */
+  const soleFor = (target: number, args: readonly number[]): SoleOverload | undefined => {
+    const [only, ...rest] = resolve(target, args);
+    if (only === undefined || rest.length > 0 || !only.takes || only.impl === undefined) return undefined;
+    return { impl: only.impl, cost, built };
+  };
+  /** Each site's types (the key site() makes, which tells arities apart) to their sole overload, or null. */
+  const soles = new Map<number, SoleOverload | null>();
+  const dispatch: MeteredOverloads = {
     sole(target, args) {
       const targetType = target === undefined ? -1 : plainType(target);
       const types = args.map(plainType);
       if ((target !== undefined && targetType < 0) || types.some((t) => t < 0)) return undefined;
-      const [only, ...rest] = resolve(targetType, types);
-      if (only === undefined || rest.length > 0 || !only.takes || only.impl === undefined) return undefined;
-      return { impl: only.impl, cost, built };
+      return soleFor(targetType, types);
+    },
+    site(hasTarget, arity) {
+      // The last types seen, as one number (a hex digit per value, each plainType + 1), and their sole overload.
+      let lastKey = -1;
+      let last: SoleOverload | undefined;
+      const argsOf = (x?: CelValue, y?: CelValue): CelValue[] =>
+        arity === 0 ? [] : arity === 1 ? [x as CelValue] : [x as CelValue, y as CelValue];
+      return (id, target, x, y) => {
+        const t = hasTarget ? plainType(target) : -1;
+        const tx = arity > 0 ? plainType(x) : 0;
+        const ty = arity > 1 ? plainType(y) : 0;
+        if ((hasTarget && t < 0) || tx < 0 || ty < 0) return dispatch.call(id, target, argsOf(x, y));
+        const key = ((t + 1) << 8) | ((tx + 1) << 4) | (ty + 1);
+        if (key !== lastKey) {
+          let found = soles.get(key);
+          if (found === undefined) {
+            found = soleFor(t, arity === 0 ? [] : arity === 1 ? [tx] : [tx, ty]) ?? null;
+            soles.set(key, found);
+          }
+          last = found ?? undefined;
+          lastKey = key;
+        }
+        const only = last;
+        if (only === undefined) return dispatch.call(id, target, argsOf(x, y));
+        const meter = currentMeter();
+        if (meter !== undefined) {
+          // chargeCall's arguments: the target first, then the arguments
+          if (hasTarget) meter.charge(cost(target, x, y), built(target, x, y));
+          else meter.charge(cost(x, y), built(x, y));
+        }
+        let out: unknown;
+        try {
+          out =
+            arity === 0
+              ? only.impl.call(target)
+              : arity === 1
+                ? only.impl.call(target, x)
+                : only.impl.call(target, x, y);
+        } catch (e) {
+          return celError(e, id);
+        }
+        return asResult(id, out);
+      };
     },
     call(id, target, args) {
       // The types as one number: a digit per value (0 for no target), after a leading 1.
@@ -429,4 +493,5 @@ export function meteredOverloads(name: string, overloads: readonly CelFunc[], ge
       return undefined;
     },
   };
+  return dispatch;
 }

@@ -331,6 +331,22 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
     expect(plus.sole(undefined, ["a", "b"])?.impl).not.toBe(listAdd);
   });
 
+  test("a call site whose argument types change from one call to the next", () => {
+    const texts = [
+      "[dyn(self.i), dyn(self.s), dyn(self.l), dyn(self.n), dyn(self.m), dyn(1u)].map(v, v + v)",
+      "[dyn(self.s), dyn(self.l), dyn(self.m), dyn(self.i)].map(v, v.size())",
+      "[dyn(self.s), dyn(self.l), dyn(self.m), dyn(self.i)].map(v, size(v))",
+      "[dyn(self.s), dyn(self.i), dyn('ab')].map(v, v.startsWith('a'))",
+      "[dyn(self.s), dyn(self.t), dyn(self.l)].map(v, v.replace('a', 'b'))",
+      "[dyn(1), dyn('1'), dyn(1.5), dyn('x'), dyn(1u)].map(v, int(v))",
+      "[1, 0, 2].map(x, 10 / x)",
+      "[dyn(self.i), dyn(self.s), dyn(null)].map(v, v == dyn(self.i))",
+    ];
+    const out = compareAll(texts);
+    expect(out.checked).toBe(texts.length);
+    expect(out.differences).toEqual([]);
+  });
+
   test("cost or work running out in the middle of map and filter stops both at the same point", () => {
     const texts = ["[1, 2, 3, 4, 5, 6, 7, 8].map(x, x).size()", "self.l.filter(x, x != 'x') + self.l.map(x, x)"];
     for (const text of texts) {

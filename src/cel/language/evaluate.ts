@@ -53,6 +53,8 @@ interface Dispatch {
     target: unknown,
     args: readonly unknown[],
   ): { impl: (...args: unknown[]) => unknown; cost: Charge; built: Charge } | undefined;
+  /** A dispatch of one call site's own (MeteredOverloads.site). */
+  site?(hasTarget: boolean, arity: 0 | 1 | 2): (id: number, target: unknown, x?: unknown, y?: unknown) => unknown;
 }
 
 /** A construct this compiler leaves to `plan` (which refuses it too, or runs it as it always did). */
@@ -523,37 +525,68 @@ class Compiler {
     );
   }
 
-  /** A call: the target, then each argument, the first error answered; then the overloads. */
+  /**
+   * A call: the target, then each argument, the first error answered; then
+   * the overloads, through a dispatch of this call site's own when the
+   * environment makes one (cost/cost.ts MeteredOverloads.site), so that no
+   * array is made for up to two arguments.
+   */
   private dispatch(id: number, name: string, d: Dispatch, target: Run | undefined, args: Run[]): Run {
-    const answer = (t: unknown, vals: unknown[]) => {
-      const out = d.call(id, t, vals);
-      return out !== undefined ? out : noOverload(id, name, t, vals);
-    };
-    if (target === undefined) {
-      if (args.length === 1) {
-        const [a] = args as [Run];
-        return (f) => {
-          const x = a(f);
-          return isError(x) ? x : answer(undefined, [x]);
-        };
-      }
-      if (args.length === 2) {
-        const [a, b] = args as [Run, Run];
+    const none = (t: unknown, vals: unknown[]) => noOverload(id, name, t, vals);
+    if (args.length <= 2) {
+      const arity = args.length as 0 | 1 | 2;
+      const call =
+        d.site?.(target !== undefined, arity) ??
+        ((id: number, t: unknown, x?: unknown, y?: unknown) =>
+          d.call(id, t, arity === 0 ? [] : arity === 1 ? [x] : [x, y]));
+      const [a, b] = args;
+      if (target === undefined) {
+        if (a === undefined)
+          return () => {
+            const out = call(id, undefined);
+            return out !== undefined ? out : none(undefined, []);
+          };
+        if (b === undefined)
+          return (f) => {
+            const x = a(f);
+            if (isError(x)) return x;
+            const out = call(id, undefined, x);
+            return out !== undefined ? out : none(undefined, [x]);
+          };
         return (f) => {
           const x = a(f);
           if (isError(x)) return x;
           const y = b(f);
-          return isError(y) ? y : answer(undefined, [x, y]);
+          if (isError(y)) return y;
+          const out = call(id, undefined, x, y);
+          return out !== undefined ? out : none(undefined, [x, y]);
         };
       }
-    } else if (args.length <= 1) {
-      const a = args[0];
+      if (a === undefined)
+        return (f) => {
+          const t = target(f);
+          if (isError(t)) return t;
+          const out = call(id, t);
+          return out !== undefined ? out : none(t, []);
+        };
+      if (b === undefined)
+        return (f) => {
+          const t = target(f);
+          if (isError(t)) return t;
+          const x = a(f);
+          if (isError(x)) return x;
+          const out = call(id, t, x);
+          return out !== undefined ? out : none(t, [x]);
+        };
       return (f) => {
         const t = target(f);
         if (isError(t)) return t;
-        if (a === undefined) return answer(t, []);
         const x = a(f);
-        return isError(x) ? x : answer(t, [x]);
+        if (isError(x)) return x;
+        const y = b(f);
+        if (isError(y)) return y;
+        const out = call(id, t, x, y);
+        return out !== undefined ? out : none(t, [x, y]);
       };
     }
     return (f) => {
@@ -565,7 +598,8 @@ class Compiler {
         if (isError(x)) return x;
         vals.push(x);
       }
-      return answer(t, vals);
+      const out = d.call(id, t, vals);
+      return out !== undefined ? out : none(t, vals);
     };
   }
 
