@@ -18,6 +18,15 @@ describe("compileExpression / evaluateExpression", () => {
       value: JSON.parse('{"__proto__":1,"b":[1]}'),
     });
   });
+  it("turns maps of every kind into objects, keys in order, and refuses a key that is not a string", () => {
+    const self = { z: 1, a: { b: [2, { c: "d" }] } };
+    expect(JSON.stringify(run("self", self).value)).toBe(JSON.stringify(self));
+    expect(JSON.stringify(run("{'y': self.a, 'x': {'w': self.z}}", self).value)).toBe(
+      '{"y":{"b":[2,{"c":"d"}]},"x":{"w":1}}',
+    );
+    expect(run("{1: 'a'}", {}).error).toBe("result map has a non-string key 1");
+    expect(run("{'a': {true: 1}}", {}).error).toBe("result map has a non-string key true");
+  });
   it("caches by text", () => {
     expect(compileExpression("self.x").program).toBe(compileExpression("self.x").program);
   });

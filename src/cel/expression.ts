@@ -122,10 +122,11 @@ function jsonOf(v: unknown, depth: number): JsonValue {
   }
   if (isCelMap(v)) {
     const out: JsonObject = {};
-    for (const [k, item] of (v as { entries(): Iterable<[unknown, unknown]> }).entries()) {
+    // forEach rather than entries(): the same pairs, without a generator and an array for each
+    (v as { forEach(cb: (item: unknown, k: unknown) => void): void }).forEach((item, k) => {
       if (typeof k !== "string") throw new NotJson(`result map has a non-string key ${String(k)}`);
       setKey(out, k, jsonOf(item, depth + 1));
-    }
+    });
     return out;
   }
   if (isObject(v)) throw new NotJson("result is not a JSON value");

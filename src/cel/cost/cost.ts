@@ -57,7 +57,8 @@ function traversalCost(v: CelValue | undefined): number {
   if (v instanceof OpaqueValue) return 1;
   if (isCelList(v)) {
     let n = 0;
-    for (const x of v) n += traversalCost(x);
+    // by index: a list's iterator is a generator, several times slower
+    for (let i = 0, size = v.size; i < size; i++) n += traversalCost(v.get(i));
     return n;
   }
   if (isCelMap(v)) {
@@ -123,7 +124,7 @@ const costOf = (name: string): Charge => COSTS.get(name) ?? ONE;
 function joinedLength(list?: CelValue, sep?: CelValue): number {
   if (!isCelList(list)) return 0;
   let n = typeof sep === "string" ? sep.length * Math.max(0, list.size - 1) : 0;
-  for (const x of list) n += sizeOf(x);
+  for (let i = 0, size = list.size; i < size; i++) n += sizeOf(list.get(i));
   return n;
 }
 
