@@ -8,7 +8,10 @@
  * about `limit` steps, and a call too costly for what is left never starts.
  * The evaluation environment calls a name's overloads through one dispatch
  * (meteredOverloads), which picks the overload once per combination of
- * runtime types and runs its implementation directly.
+ * runtime types and runs its implementation directly; it also makes each
+ * call site of the compiled evaluator (language/evaluate.ts) a dispatch of
+ * its own, which remembers the last types it saw and takes no argument
+ * array, and says which overload values of given types reach (`sole`).
  *
  * The same charges, plus the size of what a call builds (a replaced or joined
  * string, a concatenation), which the API server's runtime cost leaves out
