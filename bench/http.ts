@@ -7,12 +7,14 @@
  * that take the routes in turn, so a route and its echo meet the same load on a shared
  * machine; a route's figure is its median round. Nothing leaves loopback.
  *
- * autocannon runs in a child process of its own (its CLI, once per round and route). Run in
- * this process, it shared the server's main thread, the one that reads every request and hands
- * it to a worker: each route's figure then carried the load generator's work on the server's
- * critical path (echo most), which measured the generator as much as the server and moved
- * with whatever else loaded that thread. Apart, the two meet only as a deployed server meets
- * its clients on a shared machine: as processes taking turns on the CPUs.
+ * autocannon runs in a child process of its own (its CLI, once per round and route), so the
+ * server's CPU is told apart from the load generator's: the server's process time (main
+ * thread and workers) over the requests it answered is each route's cost per request, and
+ * echo's cost over the route's is printed beside the throughput ratio. That one does not
+ * depend on how the two processes share the cores; throughput does: on the 2-core machine
+ * the figures come from, autocannon in the server's own process (as this bench ran before)
+ * ran on the main thread in its idle gaps, gave echo more requests per second and convert the
+ * same, and so lower throughput ratios (/v1/convert 0.44× against 0.59× at one commit).
  * Run: npx esbuild bench/http.ts \
  *   --bundle --platform=node --format=esm --target=node24 \
  *   --outfile=dist/bench/http.js --banner:js="import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" \
@@ -26,7 +28,7 @@ import { parseSource } from "../src/index.js";
 
 /** The fields of autocannon's JSON report (`-j`) read here. */
 interface AutocannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p99: number };
   non2xx: number;
   errors: number;
@@ -93,27 +95,33 @@ try {
   console.log(
     `HTTP on ${server.url}: ${seconds} s per route in ${rounds} rounds, ${connections} connections, ${server.workers} workers`,
   );
-  const runs = new Map<string, Array<{ rps: number; p99: number }>>(routes.map((r) => [r.name, []]));
+  type Figure = { rps: number; p99: number; cpuUs: number };
+  const runs = new Map<string, Figure[]>(routes.map((r) => [r.name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const route of routes) {
+      const cpu = process.cpuUsage();
       const r = await autocannon(`${server.url}${route.path ?? route.name}`, route.body, seconds / rounds, connections);
+      const used = process.cpuUsage(cpu);
       if (r.non2xx > 0 || r.errors > 0)
         throw new Error(`${route.name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
-      runs.get(route.name)?.push({ rps: r.requests.average, p99: r.latency.p99 });
+      const cpuUs = (used.user + used.system) / Math.max(r.requests.total, 1);
+      runs.get(route.name)?.push({ rps: r.requests.average, p99: r.latency.p99, cpuUs });
     }
   }
+  const median = (rs: Figure[], key: keyof Figure) => sortedMedian(rs.map((r) => r[key]));
   const figures = new Map(
     [...runs].map(([name, rs]) => [
       name,
-      { rps: sortedMedian(rs.map((r) => r.rps)), p99: sortedMedian(rs.map((r) => r.p99)) },
+      { rps: median(rs, "rps"), p99: median(rs, "p99"), cpuUs: median(rs, "cpuUs") },
     ]),
   );
   for (const route of routes) {
-    const r = figures.get(route.name) as { rps: number; p99: number };
-    const echo = figures.get(route.baseline) as { rps: number; p99: number };
+    const r = figures.get(route.name) as Figure;
+    const echo = figures.get(route.baseline) as Figure;
     const ratio = `${(r.rps / echo.rps).toFixed(2)}× echo req/s, ${(r.p99 / Math.max(echo.p99, 1)).toFixed(1)}× echo p99`;
+    const cost = `server CPU ${r.cpuUs.toFixed(0).padStart(4)} µs/req, echo's ÷ this ${(echo.cpuUs / r.cpuUs).toFixed(2)}`;
     console.log(
-      `${route.name.padEnd(18)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  (${ratio})`,
+      `${route.name.padEnd(18)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  (${ratio}; ${cost})`,
     );
   }
 } finally {
