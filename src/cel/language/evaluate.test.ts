@@ -18,6 +18,7 @@ import { CostExceeded, Meter, WorkBudget, WorkExceeded, withMeter } from "../cos
 import { ENV } from "../environment.js";
 import { DECLARATIONS, FUNCTIONS } from "../libraries/index.js";
 import { OptionalValue } from "../libraries/optional.js";
+import { sampleOf } from "../libraries/testing.js";
 import { Checker, type Expr, isTypeIdent } from "./checker.js";
 import { compile, Unsupported } from "./evaluate.js";
 import { parseRule, selectFromVariables } from "./syntax.js";
@@ -374,57 +375,6 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
   });
 });
 
-/** A sample of type `t`, as a rule would write one (undefined for types no literal has). */
-function sample(t: CelT): string | undefined {
-  switch (t.k) {
-    case "int":
-      return "1";
-    case "uint":
-      return "1u";
-    case "double":
-      return "1.5";
-    case "bool":
-      return "true";
-    case "string":
-      return "'a'";
-    case "bytes":
-      return "b'a'";
-    case "null":
-      return "null";
-    case "dyn":
-      return "dyn(1)";
-    case "timestamp":
-      return "timestamp('2024-01-01T00:00:00Z')";
-    case "duration":
-      return "duration('1s')";
-    case "list": {
-      const e = sample(t.elem);
-      return e === undefined ? undefined : `[${e}]`;
-    }
-    case "map": {
-      const k = sample(t.key);
-      const v = sample(t.val);
-      return k === undefined || v === undefined ? undefined : `{${k}: ${v}}`;
-    }
-    case "var":
-      return t.name === "K" ? "'a'" : "1";
-    case "opaque": {
-      const inner = sample(t.params[0] ?? DYN);
-      const samples: Record<string, string | undefined> = {
-        optional_type: inner === undefined ? undefined : `optional.of(${inner})`,
-        "kubernetes.URL": "url('https://example.com/a?b=c')",
-        "net.IP": "ip('10.0.0.1')",
-        "net.CIDR": "cidr('10.0.0.0/8')",
-        "kubernetes.Quantity": "quantity('1Gi')",
-        "kubernetes.NamedFormat": "format.dns1123Label()",
-      };
-      return samples[t.name];
-    }
-    default:
-      return undefined;
-  }
-}
-
 const OPERATORS: Record<string, string> = {
   "_==_": "==",
   "_!=_": "!=",
@@ -441,7 +391,7 @@ const OPERATORS: Record<string, string> = {
 };
 
 function callOf(o: (typeof DECLARATIONS)[number]["overloads"][number]): string | undefined {
-  const args = o.params.map(sample);
+  const args = o.params.map(sampleOf);
   if (args.some((a) => a === undefined)) return undefined;
   const a = args.map((x) => `(${x})`);
   const op = OPERATORS[o.name];
@@ -451,7 +401,7 @@ function callOf(o: (typeof DECLARATIONS)[number]["overloads"][number]): string |
   if (o.name.startsWith("@")) return undefined;
   const call = `${o.name}(${a.join(", ")})`;
   if (o.target === undefined) return call;
-  const target = sample(o.target);
+  const target = sampleOf(o.target);
   return target === undefined ? undefined : `(${target}).${call}`;
 }
 

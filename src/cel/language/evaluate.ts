@@ -35,7 +35,7 @@ import {
   plan,
 } from "@bufbuild/cel";
 import { currentMeter } from "../cost/meter.js";
-import type { Expr } from "./checker.js";
+import { type Expr, qualifiedName } from "./checker.js";
 import { VAR } from "./syntax.js";
 import { ArrayValue, listAdd } from "./values.js";
 
@@ -234,17 +234,6 @@ function constant(e: Expr & { exprKind: { case: "constExpr" } }): unknown {
     default:
       throw new Unsupported(`constant ${c.case}`);
   }
-}
-
-/** `a.b.c` for a chain of selects over an identifier (the planner's qualified function names). */
-function qualifiedName(e: Expr): string | undefined {
-  const k = e.exprKind;
-  if (k.case === "identExpr") return k.value.name;
-  if (k.case === "selectExpr" && !k.value.testOnly && k.value.operand !== undefined) {
-    const parent = qualifiedName(k.value.operand);
-    return parent === undefined ? undefined : `${parent}.${k.value.field}`;
-  }
-  return undefined;
 }
 
 const isAttribute = (e: Expr): boolean => {

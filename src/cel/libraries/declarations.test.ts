@@ -6,58 +6,13 @@ import { OPT_INDEX, OPT_SELECT } from "../language/checker.js";
 import type { Overload } from "../language/signatures.js";
 import type { CelT } from "../language/types.js";
 import { DECLARATIONS, FUNCTIONS } from "./index.js";
+import { sampleOf } from "./testing.js";
 
 /** A CEL expression of type `t`, for the declared types and type parameters (A, K, V). */
 function sample(t: CelT): string {
-  switch (t.k) {
-    case "int":
-      return "1";
-    case "uint":
-      return "1u";
-    case "double":
-      return "1.5";
-    case "bool":
-      return "true";
-    case "string":
-      return "'a'";
-    case "bytes":
-      return "b'a'";
-    case "null":
-      return "null";
-    case "dyn":
-      return "dyn(1)";
-    case "timestamp":
-      return "timestamp('2024-01-01T00:00:00Z')";
-    case "duration":
-      return "duration('1s')";
-    case "list":
-      return `[${sample(t.elem)}]`;
-    case "map":
-      return `{${sample(t.key)}: ${sample(t.val)}}`;
-    case "var":
-      return t.name === "K" ? "'a'" : "1";
-    case "opaque":
-      switch (t.name) {
-        case "optional_type":
-          return `optional.of(${sample(t.params[0] ?? { k: "dyn" })})`;
-        case "kubernetes.URL":
-          return "url('https://example.com/a?b=c')";
-        case "net.IP":
-          return "ip('10.0.0.1')";
-        case "net.CIDR":
-          return "cidr('10.0.0.0/8')";
-        case "kubernetes.Quantity":
-          return "quantity('1Gi')";
-        case "kubernetes.NamedFormat":
-          return "format.dns1123Label()";
-        default:
-          break;
-      }
-      break;
-    default:
-      break;
-  }
-  throw new Error(`no sample of ${JSON.stringify(t)}`);
+  const text = sampleOf(t);
+  if (text === undefined) throw new Error(`no sample of ${JSON.stringify(t)}`);
+  return text;
 }
 
 const BINARY: Record<string, string> = {

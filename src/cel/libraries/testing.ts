@@ -1,0 +1,58 @@
+/**
+ * Test support: a CEL expression of a given type, as a rule would write one,
+ * for the tests that call every declared overload (declarations.test.ts, and
+ * language/evaluate.test.ts's differential test).
+ */
+import { type CelT, DYN } from "../language/types.js";
+
+const OPAQUE_SAMPLES: Record<string, string> = {
+  "kubernetes.URL": "url('https://example.com/a?b=c')",
+  "net.IP": "ip('10.0.0.1')",
+  "net.CIDR": "cidr('10.0.0.0/8')",
+  "kubernetes.Quantity": "quantity('1Gi')",
+  "kubernetes.NamedFormat": "format.dns1123Label()",
+};
+
+/** An expression of type `t` (type parameters K as a string, others as an int); undefined when no literal has it. */
+export function sampleOf(t: CelT): string | undefined {
+  switch (t.k) {
+    case "int":
+      return "1";
+    case "uint":
+      return "1u";
+    case "double":
+      return "1.5";
+    case "bool":
+      return "true";
+    case "string":
+      return "'a'";
+    case "bytes":
+      return "b'a'";
+    case "null":
+      return "null";
+    case "dyn":
+      return "dyn(1)";
+    case "timestamp":
+      return "timestamp('2024-01-01T00:00:00Z')";
+    case "duration":
+      return "duration('1s')";
+    case "list": {
+      const e = sampleOf(t.elem);
+      return e === undefined ? undefined : `[${e}]`;
+    }
+    case "map": {
+      const k = sampleOf(t.key);
+      const v = sampleOf(t.val);
+      return k === undefined || v === undefined ? undefined : `{${k}: ${v}}`;
+    }
+    case "var":
+      return t.name === "K" ? "'a'" : "1";
+    case "opaque": {
+      if (t.name !== "optional_type") return OPAQUE_SAMPLES[t.name];
+      const inner = sampleOf(t.params[0] ?? DYN);
+      return inner === undefined ? undefined : `optional.of(${inner})`;
+    }
+    default:
+      return undefined;
+  }
+}
