@@ -18,7 +18,7 @@ import { CostExceeded, Meter, WorkBudget, WorkExceeded, withMeter } from "../cos
 import { ENV } from "../environment.js";
 import { DECLARATIONS, FUNCTIONS } from "../libraries/index.js";
 import { OptionalValue } from "../libraries/optional.js";
-import { sampleOf } from "../libraries/testing.js";
+import { callOf } from "../libraries/testing.js";
 import { Checker, type Expr, isTypeIdent } from "./checker.js";
 import { compile, Unsupported } from "./evaluate.js";
 import { parseRule, selectFromVariables } from "./syntax.js";
@@ -374,36 +374,6 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
     expect(checked).toBe(400);
   });
 });
-
-const OPERATORS: Record<string, string> = {
-  "_==_": "==",
-  "_!=_": "!=",
-  "_<_": "<",
-  "_<=_": "<=",
-  "_>_": ">",
-  "_>=_": ">=",
-  "_+_": "+",
-  "_-_": "-",
-  "_*_": "*",
-  "_/_": "/",
-  "_%_": "%",
-  "@in": "in",
-};
-
-function callOf(o: (typeof DECLARATIONS)[number]["overloads"][number]): string | undefined {
-  const args = o.params.map(sampleOf);
-  if (args.some((a) => a === undefined)) return undefined;
-  const a = args.map((x) => `(${x})`);
-  const op = OPERATORS[o.name];
-  if (op !== undefined) return `${a[0]} ${op} ${a[1]}`;
-  if (o.name === "!_" || o.name === "-_") return `${o.name.charAt(0)}${a[0]}`;
-  if (o.name === "_[_]") return `${a[0]}[${a[1]}]`;
-  if (o.name.startsWith("@")) return undefined;
-  const call = `${o.name}(${a.join(", ")})`;
-  if (o.target === undefined) return call;
-  const target = sampleOf(o.target);
-  return target === undefined ? undefined : `(${target}).${call}`;
-}
 
 // Random JSON selves: small objects over a few keys, so that selections find something.
 const key = fc.constantFrom("a", "b", "c", "spec");

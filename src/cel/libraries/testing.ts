@@ -1,8 +1,10 @@
 /**
- * Test support: a CEL expression of a given type, as a rule would write one,
- * for the tests that call every declared overload (declarations.test.ts, and
+ * Test support: a CEL expression of a given type, and a call of a declared
+ * overload on such expressions, as a rule would write them, for the tests that
+ * call every declared overload (declarations.test.ts, and
  * language/evaluate.test.ts's differential test).
  */
+import type { Overload } from "../language/signatures.js";
 import { type CelT, DYN } from "../language/types.js";
 
 const OPAQUE_SAMPLES: Record<string, string> = {
@@ -55,4 +57,35 @@ export function sampleOf(t: CelT): string | undefined {
     default:
       return undefined;
   }
+}
+
+const OPERATORS: Record<string, string> = {
+  "_==_": "==",
+  "_!=_": "!=",
+  "_<_": "<",
+  "_<=_": "<=",
+  "_>_": ">",
+  "_>=_": ">=",
+  "_+_": "+",
+  "_-_": "-",
+  "_*_": "*",
+  "_/_": "/",
+  "_%_": "%",
+  "@in": "in",
+};
+
+/** A call of overload `o` on sample arguments, operators as operators; undefined when no rule can write one. */
+export function callOf(o: Overload): string | undefined {
+  const samples = o.params.map(sampleOf);
+  if (samples.some((a) => a === undefined)) return undefined;
+  const args = samples.map((x) => `(${x})`);
+  const op = OPERATORS[o.name];
+  if (op !== undefined) return `${args[0]} ${op} ${args[1]}`;
+  if (o.name === "!_" || o.name === "-_") return `${o.name.charAt(0)}${args[0]}`;
+  if (o.name === "_[_]") return `${args[0]}[${args[1]}]`;
+  if (o.name.startsWith("@")) return undefined; // an internal name no rule can write
+  const call = `${o.name}(${args.join(", ")})`;
+  if (o.target === undefined) return call;
+  const target = sampleOf(o.target);
+  return target === undefined ? undefined : `(${target}).${call}`;
 }
