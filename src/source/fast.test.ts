@@ -141,7 +141,7 @@ describe("readQuickly", () => {
     );
   });
 
-  it("reads ordinary manifests itself, and leaves anchors, merge keys, tags, null and complex keys, empty list items and indented or kept block scalars to the full reading", () => {
+  it("reads ordinary manifests itself, and leaves anchors, merge keys, tags, null and complex keys, empty list items, indented or kept block scalars and tabs in indentation to the full reading", () => {
     expect(readQuickly("apiVersion: v1\nkind: ConfigMap\ndata: {a: yes, b: 0777, c: '1'}\n", 512)).toEqual({
       value: { apiVersion: "v1", kind: "ConfigMap", data: { a: true, b: 511, c: "1" } },
     });
@@ -164,6 +164,7 @@ describe("readQuickly", () => {
       "a: {x, [b]}\n",
       "\rkind: x\n",
       "# c\n\uFEFF: 1\n",
+      " k: |\n \t",
     ])
       expect(readQuickly(text, 512), text).toBeUndefined();
   });

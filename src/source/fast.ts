@@ -147,13 +147,18 @@ function hasEmptyListItem(text: string): boolean {
   return false;
 }
 
+// A tab among a line's leading blanks (a blank line included), which js-yaml and the `yaml` package read
+// differently inside a block scalar (` k: |` then ` \t`: "" against "\t\n"). Tried only when the text has a tab.
+const tabInIndentation = /^ *\t/m;
+
 /**
  * The document's value when the quick reading is sure to give what the full
  * one gives, else undefined. `maxDepth` counts nodes (js-yaml's measure), so
  * anything near the full reading's limit is left to it.
  */
 export function readQuickly(text: string, maxDepth: number): { value: JsonValue } | undefined {
-  if (needsFullReading.test(text) || hasEmptyListItem(text)) return undefined;
+  if (needsFullReading.test(text) || hasEmptyListItem(text) || (text.includes("\t") && tabInIndentation.test(text)))
+    return undefined;
   unsure = false;
   opened.length = 0;
   let value: unknown;
