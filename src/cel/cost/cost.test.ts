@@ -114,6 +114,8 @@ describe("replace and split as Go's strings.Replace and strings.SplitN (cel-go e
       fc.property(text, text, text, fc.integer({ min: -2, max: 40 }), (s, old, repl, n) => {
         const all = replaceN(s, old, repl, -1);
         if (old !== "") expect(all).toBe(s.split(old).join(repl));
+        // without a count, Go's Split is JavaScript's for a separator that is not empty
+        if (old !== "") expect(splitN(s, old, -1)).toEqual(s.split(old));
         expect(replacedLength(s, old, repl, n)).toBe(replaceN(s, old, repl, n).length);
         expect(splitN(s, old === "" ? "," : old, n < 0 ? -1 : n + 1).join(old === "" ? "," : old)).toBe(s);
       }),

