@@ -23,7 +23,7 @@ import { Checker, type Expr, isTypeIdent } from "./checker.js";
 import { compile, Unsupported } from "./evaluate.js";
 import { parseRule, selectFromVariables } from "./syntax.js";
 import { type CelT, DYN } from "./types.js";
-import { dynValue, listAdd, OpaqueValue, runtimeTypeName } from "./values.js";
+import { celEquals, celNotEquals, dynValue, listAdd, OpaqueValue, runtimeTypeName } from "./values.js";
 import { isDuration, isTimestamp, secondsNanos } from "./wkt.js";
 
 const root = join(import.meta.dirname, "../../..");
@@ -346,6 +346,33 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
     const out = compareAll(texts);
     expect(out.checked).toBe(texts.length);
     expect(out.differences).toEqual([]);
+  });
+
+  test("== and != of two strings without the dispatch, and through it when either is not a string", () => {
+    const texts = [
+      "self.s == 'a b  c'",
+      "self.s != self.s",
+      "self.s == self.t",
+      "dyn(self.s) != dyn(self.i)",
+      "dyn(self.i) == dyn(self.i)",
+      "dyn(self.l) != dyn(self.l)",
+      "[dyn('a'), dyn(1), dyn(self.s), dyn(null)].map(v, [v == 'a', v != self.s])",
+      "self.l.filter(x, x != 'y') == self.l.filter(x, x == 'y')",
+      "dyn([1][5]) == 'a'",
+      "'a' != dyn([1][5])",
+    ];
+    const out = compareAll(texts);
+    expect(out.checked).toBe(texts.length);
+    expect(out.differences).toEqual([]);
+    // what the evaluator asks before it compares strings itself: celEquals or its negation alone
+    const sole = (name: string) => (ENV.funcs.find(name) as unknown as MeteredOverloads).sole(undefined, ["a", "b"]);
+    expect(sole("_==_")?.impl).toBe(celEquals);
+    expect(sole("_!=_")?.impl).toBe(celNotEquals);
+    // cost and work running out at each point of a comparison: its cost, then the work of unequal strings
+    const text = "self.l.map(x, x == 'y' || x != self.s)";
+    const expr = prepare(text, VARS) as Expr;
+    for (let limit = 0; limit <= 30; limit++) expect(compare(text, expr, SELVES, limit).differences).toEqual([]);
+    for (let work = 0; work <= 40; work++) expect(compare(text, expr, SELVES, 1_000_000, work).differences).toEqual([]);
   });
 
   test("cost or work running out in the middle of map and filter stops both at the same point", () => {

@@ -7,7 +7,8 @@
  * functions in the same order, so that cost and work are charged alike (but
  * for `x + [e]` on a plain list, how `map` and `filter` add an item, which
  * appends it as list `+` would, with the same charges, without the one-item
- * list or the dispatch); the planner's attributes and per-iteration
+ * list or the dispatch, and for `==` and `!=` of two strings, compared with
+ * the same charges without the dispatch); the planner's attributes and per-iteration
  * activations become slots of one array. Each evaluation runs inside a `plan` of one call (hostOf), which
  * sets the registry @bufbuild/cel's functions read. What it does not
  * compile (`Unsupported`) the caller leaves to `plan` whole: calls of
@@ -34,10 +35,10 @@ import {
   parse,
   plan,
 } from "@bufbuild/cel";
-import { currentMeter } from "../cost/meter.js";
+import { chargeWork, currentMeter } from "../cost/meter.js";
 import { type Expr, qualifiedName } from "./checker.js";
 import { VAR } from "./syntax.js";
-import { ArrayValue, listAdd } from "./values.js";
+import { ArrayValue, celEquals, celNotEquals, listAdd } from "./values.js";
 
 /** An evaluation's state: the bindings at 0, then one slot per comprehension variable. */
 type Frame = unknown[];
@@ -542,6 +543,17 @@ class Compiler {
             const out = call(id, undefined, x);
             return out !== undefined ? out : none(undefined, [x]);
           };
+        const same = name === "_==_" || name === "_!=_" ? stringEquality(d) : undefined;
+        if (same !== undefined)
+          return (f) => {
+            const x = a(f);
+            if (isError(x)) return x;
+            const y = b(f);
+            if (isError(y)) return y;
+            if (typeof x === "string" && typeof y === "string") return same(id, x, y);
+            const out = call(id, undefined, x, y);
+            return out !== undefined ? out : none(undefined, [x, y]);
+          };
         return (f) => {
           const x = a(f);
           if (isError(x)) return x;
@@ -753,6 +765,30 @@ class Compiler {
       return done(f);
     };
   }
+}
+
+/**
+ * `==` or `!=` of two strings, when the dispatch calls celEquals or its
+ * negation alone for them: charged as the call is (its cost, then the one
+ * unit of work celEquals charges for values not identical, an error value
+ * if that runs out), without the dispatch's type lookups. Undefined otherwise.
+ */
+function stringEquality(d: Dispatch): ((id: number, x: string, y: string) => unknown) | undefined {
+  const sole = d.sole?.(undefined, ["", ""]);
+  if (sole === undefined || (sole.impl !== celEquals && sole.impl !== celNotEquals)) return undefined;
+  const { cost, built } = sole;
+  const equal = sole.impl === celEquals;
+  return (id, x, y) => {
+    const meter = currentMeter();
+    if (meter !== undefined) meter.charge(cost(x, y), built(x, y));
+    if (x === y) return equal;
+    try {
+      chargeWork(1);
+    } catch (e) {
+      return celError(e, id);
+    }
+    return !equal;
+  };
 }
 
 /** A map literal's key: bool, int, uint and string; an integral double as an int. */

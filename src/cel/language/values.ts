@@ -460,6 +460,11 @@ export function celEquals(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/** CEL inequality (`_!=_`): celEquals negated. */
+export function celNotEquals(a: unknown, b: unknown): boolean {
+  return !celEquals(a, b);
+}
+
 function listEquals(a: ListLike, b: ListLike, kind: { kind: "atomic" | "set" | "map"; keys: readonly string[] }) {
   if (a.size !== b.size) return false;
   if (kind.kind === "set") {

@@ -5,7 +5,7 @@
  * lists and merges map lists (language/values.ts).
  */
 import type { CelValue } from "@bufbuild/cel";
-import { celEquals, listAdd } from "../language/values.js";
+import { celEquals, celNotEquals, listAdd } from "../language/values.js";
 import { builtin, type Declaration, declare } from "./declaration.js";
 
 const cmpTypes = ["bool", "int", "uint", "double", "string", "bytes", "timestamp", "duration"];
@@ -117,8 +117,8 @@ duration.getMinutes() -> int
 duration.getSeconds() -> int
 duration.getMilliseconds() -> int
 `),
-  declare("_==_(A, A) -> bool", (a: CelValue, b: CelValue) => celEquals(a, b)),
-  declare("_!=_(A, A) -> bool", (a: CelValue, b: CelValue) => !celEquals(a, b)),
+  declare("_==_(A, A) -> bool", celEquals),
+  declare("_!=_(A, A) -> bool", celNotEquals),
   declare("@in(A, list<A>) -> bool", (v: CelValue, l: Iterable<CelValue>) => {
     for (const x of l) if (celEquals(x, v)) return true;
     return false;
