@@ -76,6 +76,16 @@ describe("copyForWriting over a trie of written paths", () => {
     );
   });
 
+  it("a copied object keeps a __proto__ key as a field of its own, not as its prototype", () => {
+    const input = JSON.parse('{"spec": {"__proto__": {"polluted": true}, "a": 1}}') as JsonObject;
+    const work = copyForWriting(input, writeTrie([["spec", "a"]]));
+    const spec = work.spec as JsonObject;
+    expect(spec).not.toBe(input.spec);
+    expect(Object.getPrototypeOf(spec)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(spec, "__proto__")?.value).toEqual({ polluted: true });
+    expect((spec as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+
   it("a path below another is covered by the shorter one's whole copy, whichever comes first", () => {
     const input: JsonObject = { a: { b: { c: { d: 1 } }, e: { f: 2 } } };
     for (const paths of [

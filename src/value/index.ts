@@ -114,12 +114,14 @@ export function depthOf(value: unknown): number {
   return max;
 }
 
-/** A copy of the top level only: children are shared. */
+/**
+ * A copy of the top level only: children are shared. Spread defines each property as its own (a key
+ * `__proto__` stays a field, as setKey keeps it) and copies an object's shape whole, several times faster than
+ * setting the keys one by one.
+ */
 export function shallowCopy<T extends JsonObject | JsonValue[]>(value: T): T {
   if (Array.isArray(value)) return value.slice() as T;
-  const out: JsonObject = {};
-  for (const key of Object.keys(value)) setKey(out, key, (value as JsonObject)[key] as JsonValue);
-  return out as T;
+  return { ...(value as JsonObject) } as T;
 }
 
 /**
