@@ -80,6 +80,48 @@ class Subject {
   }
 }
 
+/**
+ * A conversion's versions by their apiVersion (`group/version`, as the steps write it) and back, made once per
+ * conversion rather than split and looked up on every call; made again if the conversion is changed.
+ */
+interface VersionTable {
+  group: string;
+  hub: string;
+  spokes: ReadonlyMap<string, SpokeConversion>;
+  size: number;
+  version: Map<string, string>;
+  apiVersion: Map<string, string>;
+}
+const tables = new WeakMap<Conversion, VersionTable>();
+
+function versionTable(c: Conversion): VersionTable {
+  const t = tables.get(c);
+  if (t !== undefined && t.group === c.group && t.hub === c.hub && t.spokes === c.spokes && t.size === c.spokes.size)
+    return t;
+  const made: VersionTable = {
+    group: c.group,
+    hub: c.hub,
+    spokes: c.spokes,
+    size: c.spokes.size,
+    version: new Map(),
+    apiVersion: new Map(),
+  };
+  for (const v of versionsOf(c)) {
+    made.version.set(`${c.group}/${v}`, v);
+    made.apiVersion.set(v, `${c.group}/${v}`);
+  }
+  tables.set(c, made);
+  return made;
+}
+
+/** The version `apiVersion` names among `c`'s, undefined when none. */
+function versionIn(c: Conversion, table: VersionTable, apiVersion: string): string | undefined {
+  const hit = table.version.get(apiVersion);
+  if (hit !== undefined) return hit;
+  const { group, version } = splitApiVersion(apiVersion);
+  return group === c.group && (version === c.hub || c.spokes.has(version)) ? version : undefined;
+}
+
 function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion): JsonObject {
   if (!isObject(object)) throw new Failure("object is not a JSON object");
   const subject = new Subject(object, c);
@@ -91,12 +133,12 @@ function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion)
   if (kind !== c.kind) throw new Failure(`${subject.who()}: kind ${formatValue(kind ?? null)} is not ${c.kind}`);
   const av = getKey(object, "apiVersion");
   if (typeof av !== "string") throw new Failure(`${subject.who()}: apiVersion: Required value`);
-  const from = splitApiVersion(av);
-  const to = splitApiVersion(toApiVersion);
-  const known = (v: string) => v === c.hub || c.spokes.has(v);
-  if (from.group !== c.group || !known(from.version))
+  const table = versionTable(c);
+  const from = versionIn(c, table, av);
+  const to = versionIn(c, table, toApiVersion);
+  if (from === undefined)
     throw new Failure(`${subject.who()}: unknown apiVersion ${JSON.stringify(av)}: known versions are ${list()}`);
-  if (to.group !== c.group || !known(to.version))
+  if (to === undefined)
     throw new Failure(
       `${subject.who()}: cannot convert to unknown apiVersion ${JSON.stringify(toApiVersion)}: known versions are ${list()}`,
     );
@@ -104,8 +146,8 @@ function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion)
   // The last step's result is the caller's: it works on a whole copy of its input, where an earlier step's result
   // shares with the object given what it did not write.
   let cur = object;
-  if (from.version !== c.hub) cur = step(cur, from.version, c.hub, subject, to.version === c.hub);
-  if (to.version !== c.hub) cur = step(cur, c.hub, to.version, subject, true);
+  if (from !== c.hub) cur = step(cur, from, c.hub, subject, table, to === c.hub);
+  if (to !== c.hub) cur = step(cur, c.hub, to, subject, table, true);
   return cur;
 }
 
@@ -217,12 +259,19 @@ function changedMetadata(before: JsonValue | undefined, after: JsonValue | undef
  * One step toward or away from the hub. `input` is not changed (it may be the caller's object). The result is
  * all its own when `own`; otherwise it shares with `input` what neither the rules nor the step write.
  */
-function step(input: JsonObject, fromV: string, toV: string, subject: Subject, own: boolean): JsonObject {
+function step(
+  input: JsonObject,
+  fromV: string,
+  toV: string,
+  subject: Subject,
+  table: VersionTable,
+  own: boolean,
+): JsonObject {
   const c = subject.c;
   const toHub = toV === c.hub;
   const spoke = c.spokes.get(toHub ? fromV : toV) as SpokeConversion;
-  const source = `${c.group}/${fromV}`;
-  const target = `${c.group}/${toV}`;
+  const source = table.apiVersion.get(fromV) as string;
+  const target = table.apiVersion.get(toV) as string;
   const what = () => `${subject.who()}: converting ${source} to ${target}`;
   let clean = input;
   let restoring: LostField[] | undefined;

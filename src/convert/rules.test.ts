@@ -231,6 +231,20 @@ describe("engine", () => {
     );
     expect(convert(obj("v1", {}), "other.io/v1", plain).error).toMatch(/cannot convert to unknown apiVersion/);
   });
+  it("a conversion changed after use converts by its new versions", () => {
+    const identity = { toHub: (o: JsonObject) => o, fromHub: (o: JsonObject) => o };
+    const c = defineConversion({ group: G, kind: "Widget", hub: "v3", spokes: { v1: identity } });
+    expect(convert(obj("v1", {}), av("v3"), c).object?.apiVersion).toBe(av("v3"));
+    expect(convert(obj("v2", {}), av("v3"), c).error).toMatch(/unknown apiVersion "example.com\/v2"/);
+    c.spokes = new Map([...c.spokes, ["v2", identity]]);
+    expect(convert(obj("v2", {}), av("v3"), c).object?.apiVersion).toBe(av("v3"));
+    c.hub = "v1";
+    c.spokes = new Map([["v3", identity]]);
+    expect(convert(obj("v3", {}), av("v1"), c).object?.apiVersion).toBe(av("v1"));
+    expect(convert(obj("v2", {}), av("v1"), c).error).toMatch(/known versions are example.com\/v1, example.com\/v3/);
+    c.group = "example.org";
+    expect(convert(obj("v3", {}), av("v1"), c).error).toMatch(/unknown apiVersion/);
+  });
   it("refuses a conversion that changes metadata other than labels and annotations", () => {
     const evil = defineConversion({
       group: G,
