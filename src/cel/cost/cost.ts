@@ -34,7 +34,7 @@ import {
   listType,
   mapType,
 } from "@bufbuild/cel";
-import { ArrayValue, ListValue, MapView, OpaqueValue } from "../language/values.js";
+import { ArrayValue, ListValue, LiteralMap, MapView, OpaqueValue } from "../language/values.js";
 import { CIDRValue } from "../libraries/ip.js";
 import { countOf, replacedLength } from "../libraries/strings.js";
 import { currentMeter, type Meter } from "./meter.js";
@@ -255,7 +255,7 @@ function plainType(v: unknown): number {
       if (v === null) return 4;
       // kunion's own lists and maps first: a prototype walk is cheaper than the brand lookups below
       if (v instanceof ArrayValue || v instanceof ListValue) return 6;
-      if (v instanceof MapView) return 7;
+      if (v instanceof MapView || v instanceof LiteralMap) return 7;
       if (v instanceof Uint8Array) return 5;
       if (isCelList(v)) return 6;
       if (isCelMap(v)) return 7;

@@ -375,6 +375,42 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
     for (let work = 0; work <= 40; work++) expect(compare(text, expr, SELVES, 1_000_000, work).differences).toEqual([]);
   });
 
+  test("map literals of a few entries, read as @bufbuild/cel's maps are, quirks included", () => {
+    const texts = [
+      "{'a': dyn(null), 'b': 1}.size()",
+      "has({'a': dyn(null)}.a)",
+      "'a' in {'a': dyn(null)}",
+      "[has({'a': self.s}.a), has({'a': self.s}.b), 'a' in {'a': self.i}]",
+      "{1: 'x'}[dyn(1.0)]",
+      "{1: 'x'}[dyn(1.5)]",
+      "{1u: 'x'}[dyn(1)]",
+      "{1: 'x'}[dyn(1u)]",
+      "{dyn(1u): 'y', dyn(1): 'x'}[dyn(1u)]",
+      "[dyn(1u) in {1: 'x'}, dyn(1u) in {dyn(1u): 'x'}, dyn(1) in {dyn(1u): 'x'}, dyn(1.0) in {1: 'x'}]",
+      "{dyn(2u): 'y', dyn(1): 'x'}[dyn(2)]",
+      "{dyn(true): 1, dyn('a'): 2, dyn(3): 3}",
+      "{dyn('a'): 1, dyn('a'): 2}",
+      "{1: 'a', dyn(1.0): 'b'}",
+      "{dyn(1u): 'a', dyn(1): 'b'}.size()",
+      "{'a': 1, 'b': 2, 'c': 3}.map(k, k)",
+      "{'a': self.s, 'b': self.t} == {'b': self.t, 'a': self.s}",
+      "{'a': [self.i]}.a + [2]",
+      "{'m': dyn(self.m), 'l': dyn(self.l)}",
+      "{'t': timestamp('2024-01-01T00:00:00Z'), 's': self.s}",
+      "{'t': timestamp('2024-01-01T00:00:00Z')}.t",
+      "{'1': self.s, '2': self.s, '3': self.s, '4': self.s, '5': self.s, '6': self.s, '7': self.s, '8': self.s}",
+      "{'1': self.s, '2': self.s, '3': self.s, '4': self.s, '5': self.s, '6': self.s, '7': self.s, '8': self.s, '9': 'x'}",
+      "{'1': 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7, '8': 8, '9': 9, '1': 10}",
+      "{'a': dyn([1][5])}",
+      "{dyn([1][5]): 1}",
+      "{dyn(1.5): 1}",
+      "{dyn([1]): 1}",
+    ];
+    const out = compareAll(texts);
+    expect(out.checked).toBe(texts.length);
+    expect(out.differences).toEqual([]);
+  });
+
   test("cost or work running out in the middle of map and filter stops both at the same point", () => {
     const texts = ["[1, 2, 3, 4, 5, 6, 7, 8].map(x, x).size()", "self.l.filter(x, x != 'x') + self.l.map(x, x)"];
     for (const text of texts) {

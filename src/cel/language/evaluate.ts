@@ -9,7 +9,8 @@
  * appends it as list `+` would, with the same charges, without the one-item
  * list or the dispatch, and for `==` and `!=` of two strings, compared with
  * the same charges without the dispatch); the planner's attributes and per-iteration
- * activations become slots of one array. Each evaluation runs inside a `plan` of one call (hostOf), which
+ * activations become slots of one array, and a map literal of a few entries
+ * a LiteralMap, which reads as the planner's map does. Each evaluation runs inside a `plan` of one call (hostOf), which
  * sets the registry @bufbuild/cel's functions read. What it does not
  * compile (`Unsupported`) the caller leaves to `plan` whole: calls of
  * `type()`, an identifier named like a registry package (`google`),
@@ -19,6 +20,7 @@
 import {
   type CelEnv,
   CelScalar,
+  type CelValue,
   celEnv,
   celError,
   celList,
@@ -38,7 +40,7 @@ import {
 import { chargeWork, currentMeter } from "../cost/meter.js";
 import { type Expr, qualifiedName } from "./checker.js";
 import { VAR } from "./syntax.js";
-import { ArrayValue, celEquals, celNotEquals, listAdd } from "./values.js";
+import { ArrayValue, celEquals, celNotEquals, LiteralMap, listAdd } from "./values.js";
 
 /** An evaluation's state: the bindings at 0, then one slot per comprehension variable. */
 type Frame = unknown[];
@@ -689,21 +691,44 @@ class Compiler {
   ): Run {
     if (st.messageName !== "") throw new Unsupported("message literal");
     if (st.entries.length === 0) return () => EMPTY_MAP;
-    const entries = st.entries.map((en) => {
+    const keyRuns: Run[] = [];
+    const valueRuns: Run[] = [];
+    for (const en of st.entries) {
       if (en.keyKind.case !== "mapKey" || en.value === undefined) throw new Unsupported("map entry");
-      return [this.value(en.keyKind.value, scope), this.value(en.value, scope)] as const;
-    });
+      keyRuns.push(this.value(en.keyKind.value, scope));
+      valueRuns.push(this.value(en.value, scope));
+    }
+    if (keyRuns.length > LiteralMap.MAX)
+      return (f) => {
+        const out = new Map<unknown, unknown>();
+        for (let i = 0; i < keyRuns.length; i++) {
+          const k = mapKey((keyRuns[i] as Run)(f), id);
+          if (isError(k)) return k;
+          const v = (valueRuns[i] as Run)(f);
+          if (isError(v)) return v;
+          if (out.has(k)) return celError(`map key conflict: ${k}`, id);
+          out.set(k, v);
+        }
+        return celMap(out as never);
+      };
     return (f) => {
-      const out = new Map<unknown, unknown>();
-      for (const [key, value] of entries) {
-        const k = mapKey(key(f), id);
+      const keys: unknown[] = [];
+      const values: unknown[] = [];
+      let plain = true;
+      for (let i = 0; i < keyRuns.length; i++) {
+        const k = mapKey((keyRuns[i] as Run)(f), id);
         if (isError(k)) return k;
-        const v = value(f);
+        const v = (valueRuns[i] as Run)(f);
         if (isError(v)) return v;
-        if (out.has(k)) return celError(`map key conflict: ${k}`, id);
-        out.set(k, v);
+        // includes compares as a Map's keys do (SameValueZero)
+        if (keys.includes(k)) return celError(`map key conflict: ${k}`, id);
+        keys.push(k);
+        values.push(v);
+        if (plain && !isCelValue(v)) plain = false;
       }
-      return celMap(out as never);
+      // a value to convert (a message) goes where @bufbuild/cel converts it on every read
+      if (plain) return new LiteralMap(keys, values as CelValue[]);
+      return celMap(new Map(keys.map((k, i) => [k, values[i]])) as never);
     };
   }
 

@@ -4,8 +4,8 @@
  * convert children only when a rule touches them; objects expose their
  * properties under escaped names; list-type set/map lists compare as sets/maps.
  * Also the map every such value is to @bufbuild/cel (MapView), the base class
- * of the Kubernetes library's own value types, and CEL equality and list `+`
- * extended to all of them.
+ * of the Kubernetes library's own value types, the map a small map literal
+ * builds (LiteralMap), and CEL equality and list `+` extended to all of them.
  */
 import { type CelValue, isCelList, isCelMap, isCelType, isCelUint } from "@bufbuild/cel";
 import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
@@ -260,6 +260,63 @@ export class ArrayValue {
 }
 // The list brand (`LIST_MARK in v`) on the prototypes, as MapView's.
 for (const c of [ListValue, ArrayValue]) Object.defineProperty(c.prototype, LIST_MARK, { value: {} });
+
+/**
+ * A map literal of a few entries, as @bufbuild/cel's map of a JavaScript
+ * Map (celMap) answers, quirks included (`has` is false for a null value;
+ * an int or a whole double finds a uint key), over two arrays: a Map of
+ * five entries takes longer to fill than its lookups ever save. Its keys
+ * are distinct bools, ints, uints and strings, its values CEL values as
+ * they are (no conversion on the way out).
+ */
+export class LiteralMap {
+  constructor(
+    private readonly keyList: readonly unknown[],
+    private readonly valueList: readonly CelValue[],
+  ) {}
+  /** The most entries a literal is built so: past them, a Map's lookups pay. */
+  static readonly MAX = 8;
+  get size(): number {
+    return this.keyList.length;
+  }
+  get(key: unknown): CelValue | undefined {
+    let k = key;
+    if (isCelUint(k)) k = k.value;
+    if (typeof k === "number") {
+      if (!Number.isInteger(k)) return undefined;
+      k = BigInt(k);
+    }
+    const keys = this.keyList;
+    for (let i = 0; i < keys.length; i++) if (keys[i] === k) return this.valueList[i];
+    if (typeof k === "bigint")
+      for (let i = 0; i < keys.length; i++) {
+        const m = keys[i];
+        if (isCelUint(m) && m.value === k) return this.valueList[i];
+      }
+    return undefined;
+  }
+  has(key: unknown): boolean {
+    const v = this.get(key);
+    return v !== undefined && v !== null;
+  }
+  forEach(cb: (value: CelValue, key: unknown, map: unknown) => void, thisArg?: unknown): void {
+    for (let i = 0; i < this.keyList.length; i++)
+      cb.call(thisArg, this.valueList[i] as CelValue, this.keyList[i], this);
+  }
+  keys(): IterableIterator<unknown> {
+    return this.keyList[Symbol.iterator]();
+  }
+  *values(): IterableIterator<CelValue> {
+    yield* this.valueList;
+  }
+  *entries(): IterableIterator<[unknown, CelValue]> {
+    for (let i = 0; i < this.keyList.length; i++) yield [this.keyList[i], this.valueList[i] as CelValue];
+  }
+  [Symbol.iterator](): IterableIterator<[unknown, CelValue]> {
+    return this.entries();
+  }
+}
+Object.defineProperty(LiteralMap.prototype, MAP_MARK, { value: {} });
 
 /** A value that could not be converted (e.g. a malformed date-time): accessing it fails the rule. */
 export class InvalidValue extends OpaqueValue {
