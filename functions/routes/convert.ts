@@ -74,7 +74,7 @@ function convertAdHoc(body: ConvertRequest, budget: Budget): JsonObject[] {
   const to = desired.includes("/") ? desired : `${conversion.group}/${desired}`;
   return body.objects.map((object, i) => {
     budget.check(`objects[${i}]`);
-    const out = convert(object, to, conversion);
+    const out = convert(object, to, conversion, { share: true });
     if (!out.object) throw new RequestError(422, `objects[${i}]`, out.error ?? "the object could not be converted");
     return out.object;
   });

@@ -361,7 +361,7 @@ function convertCommand(args: ConvertArgs, io: Io, config: KunionConfig): number
       });
       continue;
     }
-    const result = convert(o.object, `${group}/${args.to}`, conversion);
+    const result = convert(o.object, `${group}/${args.to}`, conversion, { share: true });
     if (result.object) converted.push(result.object);
     else
       problems.push({

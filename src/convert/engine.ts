@@ -6,7 +6,8 @@
  *
  * Copies: a declared spoke's step copies its input only along the paths its rules write (a trie built once per
  * spoke) and shares the rest, and its round trip is compared only along those paths; the last step works on a
- * whole copy instead, so the result never shares with the object given, which is never changed.
+ * whole copy instead, so the result never shares with the object given, which is never changed, unless the
+ * caller lets it share (ConvertOptions.share).
  *
  * Choice for one-way `set` rules whose inverse does not reproduce the input (kubebuilder's `@hourly`, double
  * spaces, an explicit `*`): the original is kept in the annotation, so the round trip is lossless; when the way
@@ -54,14 +55,24 @@ function describe(obj: JsonObject, kind: string): string {
 
 class Failure extends Error {}
 
+export interface ConvertOptions {
+  /**
+   * The result may share with `object` what the conversion does not write, instead of being a whole copy: for a
+   * caller that reads the result and changes neither (the webhook and the CLI serialize it), as Kubernetes'
+   * UnsafeConvertToVersion shares with the objects it decodes. The conversion changes `object` in neither case.
+   */
+  share?: boolean;
+}
+
 /** Converts `object` to `toApiVersion` (`group/version`); errors name the object and the path. */
 export function convert(
   object: JsonObject,
   toApiVersion: string,
   conversion: Conversion,
+  options: ConvertOptions = {},
 ): { object?: JsonObject; error?: string } {
   try {
-    return { object: convertOrThrow(object, toApiVersion, conversion) };
+    return { object: convertOrThrow(object, toApiVersion, conversion, options.share === true) };
   } catch (e) {
     if (e instanceof Failure) return { error: e.message };
     return { error: `internal error: ${e instanceof Error ? e.message : String(e)}` };
@@ -122,7 +133,7 @@ function versionIn(c: Conversion, table: VersionTable, apiVersion: string): stri
   return group === c.group && (version === c.hub || c.spokes.has(version)) ? version : undefined;
 }
 
-function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion): JsonObject {
+function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion, share: boolean): JsonObject {
   if (!isObject(object)) throw new Failure("object is not a JSON object");
   const subject = new Subject(object, c);
   const list = () =>
@@ -143,11 +154,11 @@ function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion)
       `${subject.who()}: cannot convert to unknown apiVersion ${JSON.stringify(toApiVersion)}: known versions are ${list()}`,
     );
   if (av === toApiVersion) return object;
-  // The last step's result is the caller's: it works on a whole copy of its input, where an earlier step's result
-  // shares with the object given what it did not write.
+  // Unless it may share, the last step's result is the caller's own: it works on a whole copy of its input, where
+  // an earlier step's result shares with the object given what it did not write.
   let cur = object;
-  if (from !== c.hub) cur = step(cur, from, c.hub, subject, table, to === c.hub);
-  if (to !== c.hub) cur = step(cur, c.hub, to, subject, table, true);
+  if (from !== c.hub) cur = step(cur, from, c.hub, subject, table, !share && to === c.hub);
+  if (to !== c.hub) cur = step(cur, c.hub, to, subject, table, !share);
   return cur;
 }
 

@@ -9,7 +9,7 @@
 
 export { CONVERSION_API_VERSION, readConversion } from "./declaration.js";
 export { type ConversionDefinition, defineConversion } from "./define.js";
-export { convert } from "./engine.js";
+export { type ConvertOptions, convert } from "./engine.js";
 export { ANNOTATION, ANNOTATIONS_LIMIT } from "./losslessness.js";
 export { roundTrip, sampleObjects } from "./roundtrip.js";
 export { type Conversion, ConvertError, type SpokeConversion } from "./types.js";

@@ -69,14 +69,14 @@ export function roundTrip(
   const trip = (i: number, obj: JsonObject, via: string): JsonObject | undefined => {
     const from = displayText(getKey(obj, "apiVersion"));
     const name = `${splitApiVersion(from).version} → ${splitApiVersion(via).version} → ${splitApiVersion(from).version}`;
-    const there = convert(obj, via, conversion);
+    const there = convert(obj, via, conversion, { share: true });
     if (there.object === undefined) {
       // The declaration refuses this input (an assert, an unconvertible value): outside its
       // domain, not a round trip that loses data. Counted, and said once at the end.
       refused.push(`sample ${i}: ${name}: ${there.error ?? "conversion failed"}`);
       return undefined;
     }
-    const back = convert(there.object, from, conversion);
+    const back = convert(there.object, from, conversion, { share: true });
     if (back.object === undefined) {
       report(i, name, [], back.error ?? "conversion failed");
       return undefined;

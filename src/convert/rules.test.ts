@@ -519,6 +519,25 @@ describe("the engine leaves its input alone", () => {
       { numRuns: 300 },
     );
   });
+  it("property: a result that may share is the same object, and converting to it and back still leaves the input alone", () => {
+    fc.assert(
+      fc.property(specArb, fc.constantFrom("v1", "v2", "v3"), fc.constantFrom("v1", "v2", "v3"), (spec, v, w) => {
+        for (const c of [plain, typed]) {
+          const meta = { labels: { l: "1" }, annotations: { keep: "me" } };
+          const input = obj(v, spec, meta);
+          const shared = convert(input, av(w), c, { share: true });
+          expect(shared).toEqual(convert(obj(v, spec, meta), av(w), c));
+          expect(input).toEqual(obj(v, spec, meta));
+          if (shared.object === undefined) continue;
+          const there = structuredClone(shared.object);
+          expect(convert(shared.object, av(v), c, { share: true })).toEqual(convert(there, av(v), c));
+          expect(shared.object).toEqual(there);
+          expect(input).toEqual(obj(v, spec, meta));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
   it("gives a TypeScript spoke a copy, so one that edits its argument cannot touch the input", () => {
     const editing = defineConversion({
       group: G,

@@ -23,8 +23,9 @@ export interface Converter {
   /** Version names (`v1`, `v2beta1`), the hub included, without the group. */
   versions: string[];
   /**
-   * The converter never changes its argument and its result shares nothing with it (kunion's
-   * engine, property-tested in src/convert): it is given the request's object, not a copy.
+   * The converter never changes its argument (kunion's engine, property-tested in src/convert): it is
+   * given the request's object, not a copy. Its result may share with it what it did not convert; the
+   * handler only reads and answers results.
    */
   leavesInputAlone?: boolean;
 }

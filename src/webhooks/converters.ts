@@ -8,7 +8,8 @@ export function convertersFor(conversions: readonly Conversion[]): Converters {
       const conversion = conversions.find((c) => c.group === group && c.kind === kind);
       if (!conversion) return undefined;
       return {
-        convert: (object, toApiVersion) => convert(object, toApiVersion, conversion),
+        // the answer is serialized as it is: results may share with the request what they do not change
+        convert: (object, toApiVersion) => convert(object, toApiVersion, conversion, { share: true }),
         versions: [conversion.hub, ...conversion.spokes.keys()],
         leavesInputAlone: true,
       };

@@ -23,27 +23,6 @@ export function objectOf(entries: ReadonlyArray<readonly [string, JsonValue]>): 
 export const copy = <T extends JsonValue>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 /**
- * Writes into every object and list of `value`: a marker key into objects, a marker item onto lists. What
- * shares anything with `value` changes with it.
- */
-export function scribble(value: JsonValue): void {
-  const stack: JsonValue[] = [value];
-  const seen = new Set<JsonValue>();
-  while (stack.length > 0) {
-    const v = stack.pop() as JsonValue;
-    if (typeof v !== "object" || v === null || seen.has(v)) continue;
-    seen.add(v);
-    if (Array.isArray(v)) {
-      stack.push(...v);
-      v.push("scribbled");
-    } else {
-      stack.push(...Object.values(v));
-      put(v, "scribbled", true);
-    }
-  }
-}
-
-/**
  * Keys that name prototypes, Kubernetes fields or nothing at all. A mapping with a `toString` or
  * `valueOf` key once crashed String() in several places (regressions.yaml).
  */
