@@ -53,7 +53,7 @@ export {
 // Configuration: `.kunion.yaml` read and checked, severities applied.
 export { applySeverities, type KunionConfig, readConfig, type Waiver } from "./config/index.js";
 // Conversion: a Conversion declaration read, and an object converted through the hub.
-export { type Conversion, convert, readConversion } from "./convert/index.js";
+export { type Conversion, type ConvertOptions, convert, readConversion } from "./convert/index.js";
 // CRDs: a CRD document read into its versions and schemas.
 export { type Crd, isCrd, readCrd } from "./crd/index.js";
 // CRD evolution: the rules two revisions are compared by, and their options.
