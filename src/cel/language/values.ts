@@ -94,10 +94,34 @@ export function parses(parse: () => unknown): boolean {
   }
 }
 
+/**
+ * The children of a map or object converted to objects, by key: the first
+ * in two fields, the rest in a Map made only then (a rule mostly reads one
+ * nested object of each, and a Map costs more to make than that read).
+ */
+class ChildCache {
+  private firstKey: string | undefined;
+  private first: CelValue | undefined;
+  private rest: Map<string, CelValue> | undefined;
+  get(key: string): CelValue | undefined {
+    if (key === this.firstKey) return this.first;
+    return this.rest?.get(key);
+  }
+  set(key: string, v: CelValue): void {
+    if (this.firstKey === undefined) {
+      this.firstKey = key;
+      this.first = v;
+    } else {
+      this.rest ??= new Map();
+      this.rest.set(key, v);
+    }
+  }
+}
+
 /** A CEL map over a JSON object: either an object type (escaped property names) or a map (additionalProperties). */
 export class ObjectValue extends MapView {
   /** Children converted to objects, so that each is converted once and is the same value every time. */
-  private cache: Map<string, CelValue> | undefined;
+  private readonly cache = new ChildCache();
   constructor(
     readonly raw: JsonObject,
     readonly type: CelT & { k: "object" },
@@ -113,16 +137,13 @@ export class ObjectValue extends MapView {
   get(key: Key): CelValue | undefined {
     const f = this.field(key);
     if (f === undefined) return undefined;
-    const hit = this.cache?.get(key as string);
+    const hit = this.cache.get(key as string);
     if (hit !== undefined) return hit;
     const v = getKey(this.raw, f.raw);
     if (v === undefined) return undefined;
     const out = toCelValue(v, f.type);
     // a string, int, double or bool is equal to itself however often it is converted: only objects are kept
-    if (typeof out === "object" && out !== null) {
-      this.cache ??= new Map();
-      this.cache.set(key as string, out);
-    }
+    if (typeof out === "object" && out !== null) this.cache.set(key as string, out);
     return out;
   }
   has(key: Key): boolean {
@@ -137,7 +158,7 @@ export class ObjectValue extends MapView {
 /** A CEL map over a JSON object whose values share one schema (additionalProperties). */
 export class MapValue extends MapView {
   /** Children converted to objects (see ObjectValue). */
-  private cache: Map<string, CelValue> | undefined;
+  private readonly cache = new ChildCache();
   constructor(
     readonly raw: JsonObject,
     readonly valType: CelT,
@@ -149,15 +170,12 @@ export class MapValue extends MapView {
   }
   get(key: Key): CelValue | undefined {
     if (typeof key !== "string") return undefined;
-    const hit = this.cache?.get(key);
+    const hit = this.cache.get(key);
     if (hit !== undefined) return hit;
     const v = getKey(this.raw, key);
     if (v === undefined) return undefined;
     const out = toCelValue(v, this.valType);
-    if (typeof out === "object" && out !== null) {
-      this.cache ??= new Map();
-      this.cache.set(key, out);
-    }
+    if (typeof out === "object" && out !== null) this.cache.set(key, out);
     return out;
   }
   has(key: Key): boolean {
