@@ -385,13 +385,24 @@ class Compiler {
     const k = e.exprKind;
     if (k.case === "identExpr") return this.ident(k.value.name, id, scope, accessed ? "accessed" : "attr");
     if (k.case === "selectExpr") {
-      const { operand, field } = k.value;
-      if (operand === undefined) throw new Unsupported("select without operand");
-      const of = this.operand(operand, scope);
+      // `a.b.c`: the fields selected in turn by one closure rather than one per select
+      const fields: string[] = [];
+      const ids: number[] = [];
+      let root: Expr = e;
+      for (let r = root.exprKind; r.case === "selectExpr" && !r.value.testOnly; r = root.exprKind) {
+        if (r.value.operand === undefined) throw new Unsupported("select without operand");
+        fields.unshift(r.value.field);
+        ids.unshift(Number(root.id));
+        root = r.value.operand;
+      }
+      const of = this.operand(root, scope);
       return (f) => {
-        const o = of(f);
-        if (o === undefined || isError(o)) return o;
-        return byName(o, field, id);
+        let o = of(f);
+        for (let i = 0; i < fields.length; i++) {
+          if (o === undefined || isError(o)) return o;
+          o = byName(o, fields[i] as string, ids[i] as number);
+        }
+        return o;
       };
     }
     if (k.case !== "callExpr" || k.value.target !== undefined) throw new Unsupported("attribute");
@@ -732,6 +743,17 @@ class Compiler {
     };
   }
 
+  /** The weight of a loop condition that is cost/instrument.ts's tick of the constant `true`; undefined otherwise. */
+  private tickOfTrue(e: Expr): number | undefined {
+    const k = e.exprKind;
+    if (k.case !== "callExpr" || k.value.function !== this.tick || k.value.target !== undefined) return undefined;
+    const [cond, weight] = k.value.args;
+    if (k.value.args.length !== 2 || cond?.exprKind.case !== "constExpr" || weight?.exprKind.case !== "constExpr")
+      return undefined;
+    if (constant(cond as Expr & { exprKind: { case: "constExpr" } }) !== true) return undefined;
+    return Number(constant(weight as Expr & { exprKind: { case: "constExpr" } }));
+  }
+
   private comprehension(
     id: number,
     c: Extract<Expr["exprKind"], { case: "comprehensionExpr" }>["value"],
@@ -752,15 +774,26 @@ class Compiler {
     const step = this.value(loopStep, inLoop);
     this.loops--;
     const done = this.value(result, inAccu);
-    const loop = (f: Frame, item: unknown): boolean | unknown => {
-      if (isError(item)) return item;
-      f[iter] = item;
-      const ok = cond(f);
-      if (isError(ok)) return ok;
-      if (ok !== true) return false;
-      f[accu] = step(f);
-      return true;
-    };
+    const weight = this.tickOfTrue(loopCondition);
+    const loop =
+      weight === undefined
+        ? (f: Frame, item: unknown): boolean | unknown => {
+            if (isError(item)) return item;
+            f[iter] = item;
+            const ok = cond(f);
+            if (isError(ok)) return ok;
+            if (ok !== true) return false;
+            f[accu] = step(f);
+            return true;
+          }
+        : // the condition of map, filter and cel.bind: its charge, then the step, without evaluating `true`
+          (f: Frame, item: unknown): boolean | unknown => {
+            if (isError(item)) return item;
+            f[iter] = item;
+            currentMeter()?.charge(weight);
+            f[accu] = step(f);
+            return true;
+          };
     return (f) => {
       const start = init(f);
       if (isError(start)) return start;
@@ -844,7 +877,7 @@ let nextRoot: Run = () => undefined;
 let nextFrame: Frame = [];
 
 const HOST = "@kunion_evaluate";
-const hosts = new WeakMap<CelEnv, (bindings: Record<string, unknown>) => unknown>();
+const hosts = new WeakMap<CelEnv, (bindings?: Record<string, unknown>) => unknown>();
 
 /**
  * `plan` of a call of one function that runs the evaluation set up in
@@ -852,7 +885,7 @@ const hosts = new WeakMap<CelEnv, (bindings: Record<string, unknown>) => unknown
  * read the registry of the running evaluation (a duration they return is
  * made a CEL value through it), which only `plan` sets.
  */
-function hostOf(env: CelEnv): (bindings: Record<string, unknown>) => unknown {
+function hostOf(env: CelEnv): (bindings?: Record<string, unknown>) => unknown {
   let host = hosts.get(env);
   if (host === undefined) {
     const run = { call: () => nextRoot(nextFrame) };
@@ -866,7 +899,7 @@ function hostOf(env: CelEnv): (bindings: Record<string, unknown>) => unknown {
       id: 1n,
       exprKind: { case: "callExpr", value: { function: HOST, args: [] } },
     } as unknown as Expr;
-    host = plan(inEnv, call) as (bindings: Record<string, unknown>) => unknown;
+    host = plan(inEnv, call) as (bindings?: Record<string, unknown>) => unknown;
     hosts.set(env, host);
   }
   return host;
@@ -898,6 +931,7 @@ export function compile(expr: Expr, env: CelEnv, tick?: string): (bindings: Reco
     f[0] = bindings;
     nextRoot = root;
     nextFrame = f;
-    return host(bindings);
+    // no bindings for the host: its one call reads none (and `plan` then makes no activation)
+    return host(undefined);
   };
 }
