@@ -78,8 +78,8 @@ export function deleteAt(obj: JsonObject, path: DataPath): void {
     deleteKey(cur, key);
     return;
   }
-  const without: JsonObject = {};
-  for (const k of Object.keys(cur)) if (k !== key) setKey(without, k, cur[k] as JsonValue);
+  // rest properties are defined, as spread's are: a key __proto__ stays a field
+  const { [key]: _removed, ...without } = cur;
   setKey(up, path[path.length - 2] as string, without);
 }
 
