@@ -79,8 +79,10 @@ export function convert(
   }
 }
 
-/** The object a conversion is about, for its messages: they are built only when it fails. */
+/** The object a conversion is about, for its messages (built only when it fails), and what its steps wrote. */
 class Subject {
+  /** The annotation the last step wrote, and the apiVersion it is for (the one that step came from). */
+  wrote: { text: string; apiVersion: string } | undefined;
   constructor(
     readonly object: JsonObject,
     readonly c: Conversion,
@@ -288,7 +290,9 @@ function step(
   let restoring: LostField[] | undefined;
   const ann = annotationsOf(input);
   const raw = ann === undefined ? undefined : getKey(ann, ANNOTATION);
-  if (ann !== undefined && raw !== undefined) {
+  // What the step before wrote is well-formed, and read only by a step back to where it came from.
+  const known = subject.wrote !== undefined && raw === subject.wrote.text && subject.wrote.apiVersion !== target;
+  if (ann !== undefined && raw !== undefined && !known) {
     const d = typeof raw === "string" ? decode(raw) : `annotation ${ANNOTATION} is not a string`;
     if (typeof d === "string") throw new Failure(`${what()}: metadata.annotations[${ANNOTATION}]: ${d}`);
     if (d.apiVersion === target) {
@@ -356,7 +360,9 @@ function step(
     setKey(out, "metadata", outMeta);
     // an earlier step's annotation for another version (v1 → hub → v2) is kept inside this one
     const previous = getKey(outAnn, ANNOTATION);
-    setKey(outAnn, ANNOTATION, encode(source, lost, typeof previous === "string" ? previous : undefined, keepEmpty));
+    const text = encode(source, lost, typeof previous === "string" ? previous : undefined, keepEmpty);
+    setKey(outAnn, ANNOTATION, text);
+    subject.wrote = { text, apiVersion: source };
     const bytes = annotationBytes(outAnn);
     if (bytes > ANNOTATIONS_LIMIT)
       throw new Failure(

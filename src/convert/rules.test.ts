@@ -245,6 +245,22 @@ describe("engine", () => {
     c.group = "example.org";
     expect(convert(obj("v3", {}), av("v1"), c).error).toMatch(/unknown apiVersion/);
   });
+  it("a step back to the version the step before came from reads the annotation that step wrote", () => {
+    // With an empty group, "v1" and "/v1" name the same version: v1 → hub → v1, the hub dropping spec.x.
+    const lossy = defineConversion({
+      group: "",
+      kind: "Widget",
+      hub: "v2",
+      spokes: {
+        v1: {
+          toHub: (o) => ({ ...o, spec: {} }),
+          fromHub: (o) => o,
+        },
+      },
+    });
+    const input: JsonObject = { apiVersion: "v1", kind: "Widget", metadata: { name: "w" }, spec: { x: 1 } };
+    expect(convert(input, "/v1", lossy).object?.spec).toEqual({ x: 1 });
+  });
   it("refuses a conversion that changes metadata other than labels and annotations", () => {
     const evil = defineConversion({
       group: G,
