@@ -93,47 +93,57 @@ class Subject {
   }
 }
 
+/** One of a conversion's versions: its name, the apiVersion a step writes, and its schema when the CRD is known. */
+interface Version {
+  name: string;
+  apiVersion: string;
+  schema: JsonObject | undefined;
+}
+
 /**
- * A conversion's versions by their apiVersion (`group/version`, as the steps write it) and back, made once per
- * conversion rather than split and looked up on every call; made again if the conversion is changed.
+ * A conversion's versions by apiVersion (`group/version`) and by name, made once per conversion rather than split,
+ * built and searched on every call; made again if the conversion's group, hub, spokes or CRD are replaced.
  */
 interface VersionTable {
-  group: string;
-  hub: string;
-  spokes: ReadonlyMap<string, SpokeConversion>;
-  size: number;
-  version: Map<string, string>;
-  apiVersion: Map<string, string>;
+  made: {
+    group: string;
+    hub: string;
+    spokes: ReadonlyMap<string, SpokeConversion>;
+    size: number;
+    crd: Conversion["crd"];
+  };
+  byApiVersion: Map<string, Version>;
+  byName: Map<string, Version>;
+  hub: Version;
 }
 const tables = new WeakMap<Conversion, VersionTable>();
 
 function versionTable(c: Conversion): VersionTable {
-  const t = tables.get(c);
-  if (t !== undefined && t.group === c.group && t.hub === c.hub && t.spokes === c.spokes && t.size === c.spokes.size)
-    return t;
-  const made: VersionTable = {
-    group: c.group,
-    hub: c.hub,
-    spokes: c.spokes,
-    size: c.spokes.size,
-    version: new Map(),
-    apiVersion: new Map(),
-  };
-  for (const v of versionsOf(c)) {
-    made.version.set(`${c.group}/${v}`, v);
-    made.apiVersion.set(v, `${c.group}/${v}`);
+  const t = tables.get(c)?.made;
+  if (t?.group === c.group && t.hub === c.hub && t.spokes === c.spokes && t.size === c.spokes.size && t.crd === c.crd)
+    return tables.get(c) as VersionTable;
+  const byApiVersion = new Map<string, Version>();
+  const byName = new Map<string, Version>();
+  for (const name of versionsOf(c)) {
+    const v = { name, apiVersion: `${c.group}/${name}`, schema: schemaOf(c, name) };
+    byApiVersion.set(v.apiVersion, v);
+    byName.set(name, v);
   }
-  tables.set(c, made);
-  return made;
+  const made = { group: c.group, hub: c.hub, spokes: c.spokes, size: c.spokes.size, crd: c.crd };
+  const table: VersionTable = { made, byApiVersion, byName, hub: byName.get(c.hub) as Version };
+  tables.set(c, table);
+  return table;
 }
 
 /** The version `apiVersion` names among `c`'s, undefined when none. */
-function versionIn(c: Conversion, table: VersionTable, apiVersion: string): string | undefined {
-  const hit = table.version.get(apiVersion);
+function versionIn(c: Conversion, table: VersionTable, apiVersion: string): Version | undefined {
+  const hit = table.byApiVersion.get(apiVersion);
   if (hit !== undefined) return hit;
   const { group, version } = splitApiVersion(apiVersion);
-  return group === c.group && (version === c.hub || c.spokes.has(version)) ? version : undefined;
+  return group === c.group ? table.byName.get(version) : undefined;
 }
+
+const schemaOf = (c: Conversion, version: string) => c.crd?.versions.find((v) => v.name === version)?.openAPIV3Schema;
 
 function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion, share: boolean): JsonObject {
   if (!isObject(object)) throw new Failure("object is not a JSON object");
@@ -158,13 +168,12 @@ function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion,
   if (av === toApiVersion) return object;
   // Unless it may share, the last step's result is the caller's own: it works on a whole copy of its input, where
   // an earlier step's result shares with the object given what it did not write.
+  const hub = table.hub;
   let cur = object;
-  if (from !== c.hub) cur = step(cur, from, c.hub, subject, table, !share && to === c.hub);
-  if (to !== c.hub) cur = step(cur, c.hub, to, subject, table, !share);
+  if (from !== hub) cur = step(cur, from, hub, subject, !share && to === hub);
+  if (to !== hub) cur = step(cur, hub, to, subject, !share);
   return cur;
 }
-
-const schemaOf = (c: Conversion, version: string) => c.crd?.versions.find((v) => v.name === version)?.openAPIV3Schema;
 
 /**
  * A spoke's result, and `writtenAt`: the paths it was written at when it is known to differ from its input only
@@ -187,9 +196,7 @@ function run(
   spoke: SpokeConversion,
   toHub: boolean,
   input: JsonObject,
-  apiVersion: string,
-  c: Conversion,
-  version: string,
+  version: Version,
   own: boolean,
   restored?: readonly DataPath[],
 ): Converted {
@@ -204,9 +211,8 @@ function run(
     out = toHub ? spoke.toHub(arg) : spoke.fromHub(arg);
   }
   if (!isObject(out)) throw new ConvertError([], "the conversion did not return an object");
-  setKey(out, "apiVersion", apiVersion);
-  const schema = schemaOf(c, version);
-  const pruned = schema === undefined ? out : prune(out, schema);
+  setKey(out, "apiVersion", version.apiVersion);
+  const pruned = version.schema === undefined ? out : prune(out, version.schema);
   return { object: pruned, writtenAt: pruned === out ? writtenAt : undefined };
 }
 
@@ -272,19 +278,12 @@ function changedMetadata(before: JsonValue | undefined, after: JsonValue | undef
  * One step toward or away from the hub. `input` is not changed (it may be the caller's object). The result is
  * all its own when `own`; otherwise it shares with `input` what neither the rules nor the step write.
  */
-function step(
-  input: JsonObject,
-  fromV: string,
-  toV: string,
-  subject: Subject,
-  table: VersionTable,
-  own: boolean,
-): JsonObject {
+function step(input: JsonObject, fromV: Version, toV: Version, subject: Subject, own: boolean): JsonObject {
   const c = subject.c;
-  const toHub = toV === c.hub;
-  const spoke = c.spokes.get(toHub ? fromV : toV) as SpokeConversion;
-  const source = table.apiVersion.get(fromV) as string;
-  const target = table.apiVersion.get(toV) as string;
+  const toHub = toV.name === c.hub;
+  const spoke = c.spokes.get(toHub ? fromV.name : toV.name) as SpokeConversion;
+  const source = fromV.apiVersion;
+  const target = toV.apiVersion;
   const what = () => `${subject.who()}: converting ${source} to ${target}`;
   let clean = input;
   let restoring: LostField[] | undefined;
@@ -307,8 +306,6 @@ function step(
       spoke,
       toHub,
       clean,
-      target,
-      c,
       toV,
       own,
       restoring?.map((f) => f.path),
@@ -328,7 +325,7 @@ function step(
   // Losslessness: convert the output back and keep in the annotation whatever does not come back.
   let back: Converted;
   try {
-    back = run(spoke, !toHub, out, source, c, fromV, false);
+    back = run(spoke, !toHub, out, fromV, false);
   } catch (e) {
     throw failure(e, `${what()}: the result cannot be converted back to ${source}, refusing a lossy conversion`);
   }

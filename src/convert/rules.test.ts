@@ -244,6 +244,12 @@ describe("engine", () => {
     expect(convert(obj("v2", {}), av("v1"), c).error).toMatch(/known versions are example.com\/v1, example.com\/v3/);
     c.group = "example.org";
     expect(convert(obj("v3", {}), av("v1"), c).error).toMatch(/unknown apiVersion/);
+    // without its CRD, nothing is pruned any more
+    const schemaKnown: Conversion = { ...typed };
+    const hub = obj("v3", { extra: "only-in-hub", policy: "never" });
+    expect(to(hub, "v1", schemaKnown).spec).toEqual({ policy: "Never" });
+    delete schemaKnown.crd;
+    expect(to(hub, "v1", schemaKnown).spec).toEqual({ extra: "only-in-hub", policy: "Never" });
   });
   it("a step back to the version the step before came from reads the annotation that step wrote", () => {
     // With an empty group, "v1" and "/v1" name the same version: v1 → hub → v1, the hub dropping spec.x.
