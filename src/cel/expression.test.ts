@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileExpression, evaluateExpression } from "./index.js";
+import { compileExpression, evaluateExpression, PER_CALL_LIMIT, WorkBudget, withWorkBudget } from "./index.js";
 
 const run = (text: string, self: unknown) => {
   const c = compileExpression(text);
@@ -45,5 +45,26 @@ describe("compileExpression / evaluateExpression", () => {
       budget,
     );
     expect(r.error).toMatch(/cost/);
+  });
+  it("starts each evaluation without a budget from nothing charged, whatever the one before spent", () => {
+    const text = "self.all(x, self.all(y, y >= 0))";
+    const program = compileExpression(text).program!;
+    const self = Array.from({ length: 400 }, (_, i) => i);
+    const budget = { remaining: 1e7 };
+    expect(evaluateExpression(program, self, budget)).toEqual({ value: true });
+    // more than half the per-call limit: a second evaluation charged on top of the first would exceed it
+    expect(1e7 - budget.remaining).toBeGreaterThan(PER_CALL_LIMIT / 2);
+    expect(1e7 - budget.remaining).toBeLessThan(PER_CALL_LIMIT);
+    expect(run(text, self)).toEqual({ value: true });
+    expect(run(text, self)).toEqual({ value: true });
+    // one that exceeds it, then one that does not
+    expect(run(text, [...self, ...self])).toEqual({ error: "operation cancelled: actual cost limit exceeded" });
+    expect(run(text, self)).toEqual({ value: true });
+    // a document's work budget, when one is open, is drawn on by every evaluation
+    const work = new WorkBudget(PER_CALL_LIMIT);
+    const inDocument = withWorkBudget(work, () => [run(text, self), run(text, self)]);
+    expect(inDocument[0]).toEqual({ value: true });
+    expect(inDocument[1]?.error).toMatch(/work budget of 1000000/);
+    expect(run(text, self)).toEqual({ value: true });
   });
 });

@@ -8,7 +8,7 @@
 import { isCelError, isCelList, isCelMap, isCelUint } from "@bufbuild/cel";
 import { isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
 import { instrument } from "./cost/instrument.js";
-import { CostExceeded, Meter, PER_CALL_LIMIT, WorkExceeded, withMeter, workBudget } from "./cost/meter.js";
+import { CostExceeded, inDocument, Meter, PER_CALL_LIMIT, swapMeter, WorkExceeded, workBudget } from "./cost/meter.js";
 import { FUNCTIONS, planned } from "./environment.js";
 import type { CelBudget } from "./index.js";
 import { Checker, formatIssues } from "./language/checker.js";
@@ -58,6 +58,12 @@ function compileUncached(text: string): { program?: CelExpression; error?: strin
   return { program };
 }
 
+/**
+ * The meter of an evaluation without a budget outside a document, which has a work budget of its own: one
+ * kept between evaluations and reset for each (evaluations do not nest, but one that did would make its own).
+ */
+let spare: Meter | undefined = new Meter(PER_CALL_LIMIT);
+
 /** Evaluates against `self`; the result as JSON, or an error (runtime error, cost exceeded, non-JSON result). */
 export function evaluateExpression(
   expr: CelExpression,
@@ -65,23 +71,37 @@ export function evaluateExpression(
   budget?: CelBudget,
 ): { value?: JsonValue; error?: string } {
   const p = expr as Compiled;
-  const limit = Math.max(0, Math.min(PER_CALL_LIMIT, budget?.remaining ?? PER_CALL_LIMIT));
-  const meter = new Meter(limit, workBudget(budget));
+  let meter: Meter;
+  const reuse = budget === undefined && spare !== undefined && !inDocument();
+  if (reuse) {
+    meter = spare as Meter;
+    spare = undefined;
+    meter.reset();
+  } else {
+    const limit = Math.max(0, Math.min(PER_CALL_LIMIT, budget?.remaining ?? PER_CALL_LIMIT));
+    meter = new Meter(limit, workBudget(budget));
+  }
   let value: unknown;
+  let failure: string | undefined;
   try {
     meter.charge(p.baseCost);
-    value = withMeter(meter, () => p.run({ self: dynValue(self) }));
-  } catch (e) {
-    if (!(e instanceof CostExceeded || e instanceof WorkExceeded)) {
-      if (budget !== undefined) budget.remaining -= meter.cost;
-      return { error: e instanceof Error ? e.message : String(e) };
+    const saved = swapMeter(meter);
+    try {
+      value = p.run({ self: dynValue(self) });
+    } finally {
+      swapMeter(saved);
     }
+  } catch (e) {
+    if (!(e instanceof CostExceeded || e instanceof WorkExceeded)) failure = e instanceof Error ? e.message : String(e);
   }
   if (budget !== undefined) budget.remaining -= meter.cost;
+  const { exceeded, work } = meter;
+  const exhausted = work.exhausted;
+  if (reuse) spare = meter;
+  if (failure !== undefined) return { error: failure };
   // @bufbuild/cel turns some exceptions into error values: the meter and the budget know what happened.
-  if (meter.work.exhausted)
-    return { error: `kunion stopped: the document exceeds its work budget of ${meter.work.limit} cost units` };
-  if (meter.exceeded) return { error: "operation cancelled: actual cost limit exceeded" };
+  if (exhausted) return { error: `kunion stopped: the document exceeds its work budget of ${work.limit} cost units` };
+  if (exceeded) return { error: "operation cancelled: actual cost limit exceeded" };
   if (isCelError(value)) return { error: value instanceof Error ? value.message : String(value) };
   return toJson(value);
 }

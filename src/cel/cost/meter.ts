@@ -48,6 +48,9 @@ export class WorkBudget {
 
 let currentWork: WorkBudget | undefined;
 
+/** Whether a document's work budget is open (withWorkBudget): then every evaluation draws on it. */
+export const inDocument = (): boolean => currentWork !== undefined;
+
 /** Runs `fn` with every CEL evaluation inside it drawing on `budget` (one document's). */
 export function withWorkBudget<T>(budget: WorkBudget, fn: () => T): T {
   const saved = currentWork;
@@ -77,6 +80,13 @@ export class Meter {
     readonly limit: number,
     readonly work: WorkBudget = new WorkBudget(),
   ) {}
+  /** As new: nothing charged to it or its work budget. */
+  reset(): void {
+    this.cost = 0;
+    this.exceeded = false;
+    this.work.spent = 0;
+    this.work.reported = false;
+  }
   /** Charges `n` of cost, and `n + built` of work. */
   charge(n: number, built = 0): void {
     this.work.charge(n + built);
@@ -102,6 +112,13 @@ export function withMeter<T>(meter: Meter, fn: () => T): T {
   } finally {
     current = saved;
   }
+}
+
+/** Makes `meter` the running one (none: undefined) and answers the one it replaces: withMeter without a closure. */
+export function swapMeter(meter: Meter | undefined): Meter | undefined {
+  const saved = current;
+  current = meter;
+  return saved;
 }
 
 /**
