@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { isObject, type JsonObject, type JsonValue, setKey } from "../value/index.js";
 import { compileExpression, evaluateExpression, PER_CALL_LIMIT, WorkBudget, withWorkBudget } from "./index.js";
 
 const run = (text: string, self: unknown) => {
@@ -66,5 +68,45 @@ describe("compileExpression / evaluateExpression", () => {
     expect(inDocument[0]).toEqual({ value: true });
     expect(inDocument[1]?.error).toMatch(/work budget of 1000000/);
     expect(run(text, self)).toEqual({ value: true });
+  });
+  it("leaves null map entries out at every depth when asked, as a copy without them would (lists keep theirs)", () => {
+    // the copy the set rule made before the conversion could do it itself
+    const withoutNulls = (v: JsonValue): JsonValue => {
+      if (Array.isArray(v)) return v.map(withoutNulls);
+      if (!isObject(v)) return v;
+      const out: JsonObject = {};
+      for (const k of Object.keys(v)) if (v[k] !== null) setKey(out, k, withoutNulls(v[k] as JsonValue));
+      return out;
+    };
+    const program = (text: string) => compileExpression(text).program!;
+    const check = (text: string, self: JsonValue) => {
+      const dropped = evaluateExpression(program(text), self, undefined, { dropNullEntries: true });
+      const kept = evaluateExpression(program(text), self);
+      expect(dropped).toEqual(kept.value === undefined ? kept : { value: withoutNulls(kept.value) });
+      // the same keys in the same order, a __proto__ key an entry of its own
+      expect(JSON.stringify(dropped.value)).toBe(
+        JSON.stringify(kept.value === undefined ? undefined : withoutNulls(kept.value)),
+      );
+    };
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (v) => {
+        check("self", v as JsonValue);
+        check("{'a': self, 'b': null, 'c': [null, {'d': null, 'e': self}]}", v as JsonValue);
+      }),
+    );
+    check("self", JSON.parse('{"__proto__": {"a": null}, "b": null}'));
+    expect(evaluateExpression(program("null"), {}, undefined, { dropNullEntries: true })).toEqual({ value: null });
+    // too deep is too deep, the innermost entry being null or not
+    let deep: JsonValue = { x: null };
+    for (let i = 0; i < 100; i++) deep = { x: deep };
+    expect(evaluateExpression(program("self"), deep, undefined, { dropNullEntries: true })).toEqual({
+      error: "result is nested too deeply",
+    });
+    check("self", deep);
+    check("{'a': null, 'b': {1: null}}", {});
+    // not asked, every null stays
+    expect(run("{'a': dyn(null), 'b': [dyn(null), dyn({'c': null})]}", {})).toEqual({
+      value: { a: null, b: [null, { c: null }] },
+    });
   });
 });

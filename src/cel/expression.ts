@@ -64,11 +64,22 @@ function compileUncached(text: string): { program?: CelExpression; error?: strin
  */
 let spare: Meter | undefined = new Meter(PER_CALL_LIMIT);
 
+/** How evaluateExpression answers its result. */
+export interface ResultOptions {
+  /**
+   * Map entries whose value is null left out of the result, at every depth
+   * (Kubernetes takes null as absent); lists keep their nulls, and a null
+   * result stays null.
+   */
+  dropNullEntries?: boolean;
+}
+
 /** Evaluates against `self`; the result as JSON, or an error (runtime error, cost exceeded, non-JSON result). */
 export function evaluateExpression(
   expr: CelExpression,
   self: JsonValue,
   budget?: CelBudget,
+  options?: ResultOptions,
 ): { value?: JsonValue; error?: string } {
   const p = expr as Compiled;
   let meter: Meter;
@@ -103,7 +114,7 @@ export function evaluateExpression(
   if (exhausted) return { error: `kunion stopped: the document exceeds its work budget of ${work.limit} cost units` };
   if (exceeded) return { error: "operation cancelled: actual cost limit exceeded" };
   if (isCelError(value)) return { error: value instanceof Error ? value.message : String(value) };
-  return toJson(value);
+  return toJson(value, options?.dropNullEntries === true);
 }
 
 /** Why a result is not JSON: its words are the evaluation's error. */
@@ -111,10 +122,10 @@ class NotJson {
   constructor(readonly message: string) {}
 }
 
-/** A CEL result as JSON, or its reason not to be one. */
-function toJson(v: unknown): { value?: JsonValue; error?: string } {
+/** A CEL result as JSON (without null map entries: `dropNulls`), or its reason not to be one. */
+function toJson(v: unknown, dropNulls: boolean): { value?: JsonValue; error?: string } {
   try {
-    return { value: jsonOf(v, 0) };
+    return { value: jsonOf(v, 0, dropNulls) };
   } catch (e) {
     if (e instanceof NotJson) return { error: e.message };
     throw e;
@@ -122,7 +133,7 @@ function toJson(v: unknown): { value?: JsonValue; error?: string } {
 }
 
 /** A CEL result as JSON: ints as numbers when safe, maps with string keys, lists; anything else throws NotJson. */
-function jsonOf(v: unknown, depth: number): JsonValue {
+function jsonOf(v: unknown, depth: number, dropNulls: boolean): JsonValue {
   if (depth > 100) throw new NotJson("result is nested too deeply");
   if (v === null || typeof v === "string" || typeof v === "boolean") return v;
   if (typeof v === "number") {
@@ -137,7 +148,7 @@ function jsonOf(v: unknown, depth: number): JsonValue {
   if (isCelList(v)) {
     const list = v as unknown as { size: number; get(i: number): unknown };
     const out: JsonValue[] = [];
-    for (let i = 0, n = list.size; i < n; i++) out.push(jsonOf(list.get(i), depth + 1));
+    for (let i = 0, n = list.size; i < n; i++) out.push(jsonOf(list.get(i), depth + 1, dropNulls));
     return out;
   }
   if (isCelMap(v)) {
@@ -145,7 +156,9 @@ function jsonOf(v: unknown, depth: number): JsonValue {
     // forEach rather than entries(): the same pairs, without a generator and an array for each
     (v as { forEach(cb: (item: unknown, k: unknown) => void): void }).forEach((item, k) => {
       if (typeof k !== "string") throw new NotJson(`result map has a non-string key ${String(k)}`);
-      setKey(out, k, jsonOf(item, depth + 1));
+      // a null entry is converted all the same: too deep is too deep, whatever is left out
+      const json = jsonOf(item, depth + 1, dropNulls);
+      if (json !== null || !dropNulls) setKey(out, k, json);
     });
     return out;
   }

@@ -88,4 +88,4 @@ export function evaluateRules(
   }
 }
 
-export { type CelExpression, compileExpression, evaluateExpression } from "./expression.js";
+export { type CelExpression, compileExpression, evaluateExpression, type ResultOptions } from "./expression.js";

@@ -5,32 +5,23 @@
  * by the engine in the annotation.
  */
 import { compileExpression, evaluateExpression } from "../../cel/index.js";
-import { isObject, type JsonObject, type JsonValue, setKey } from "../../value/index.js";
+import type { JsonObject, JsonValue } from "../../value/index.js";
 import { deleteAt, setAt } from "../paths.js";
 import { ConvertError, type DataPath } from "../types.js";
 import type { ConversionRuleKind, RuleContext } from "./rule.js";
 
-function dropNulls(v: JsonValue): JsonValue {
-  if (Array.isArray(v)) return v.map(dropNulls);
-  if (!isObject(v)) return v;
-  const out: JsonObject = {};
-  for (const k of Object.keys(v)) {
-    const x = v[k] as JsonValue;
-    if (x !== null) setKey(out, k, dropNulls(x));
-  }
-  return out;
-}
-
-function celStep(ctx: RuleContext, key: string, path: DataPath | undefined) {
+/** A rule's expression under `key`, evaluated on the step's source; `dropNullEntries` as evaluateExpression's. */
+function celStep(ctx: RuleContext, key: string, path: DataPath | undefined, dropNullEntries: boolean) {
   const text = ctx.string(key, true);
   if (text === undefined) return undefined;
+  const options = { dropNullEntries };
   const { program, error } = compileExpression(text);
   if (program === undefined) {
     ctx.error(key, error ?? "does not compile", text);
     return undefined;
   }
   return (source: JsonObject): JsonValue => {
-    const r = evaluateExpression(program, source);
+    const r = evaluateExpression(program, source, undefined, options);
     if (r.error !== undefined)
       throw new ConvertError(path ?? [], `${key} expression ${JSON.stringify(text)} failed: ${r.error}`);
     return r.value as JsonValue;
@@ -38,9 +29,9 @@ function celStep(ctx: RuleContext, key: string, path: DataPath | undefined) {
 }
 
 /** A rule's `toHub` and `fromHub` expressions, at least one of which it needs. */
-function celDirections(ctx: RuleContext, kind: string, path: DataPath | undefined) {
-  const to = celStep(ctx, "toHub", path);
-  const from = celStep(ctx, "fromHub", path);
+function celDirections(ctx: RuleContext, kind: string, path: DataPath | undefined, dropNullEntries: boolean) {
+  const to = celStep(ctx, "toHub", path, dropNullEntries);
+  const from = celStep(ctx, "fromHub", path, dropNullEntries);
   if (ctx.args.toHub === undefined && ctx.args.fromHub === undefined)
     ctx.error(undefined, `${kind} needs toHub, fromHub or both`);
   return { to, from };
@@ -55,9 +46,10 @@ export const set: ConversionRuleKind = {
     // the path is written in the hub (toHub) and in the spoke (fromHub); a null result removes it, so one
     // version holding it is enough
     const path = ctx.path("path", "either");
-    const { to, from } = celDirections(ctx, "set", path);
+    // null entries of a resulting map are left out as it is made
+    const { to, from } = celDirections(ctx, "set", path, true);
     if (path === undefined) return undefined;
-    const apply = (w: JsonObject, v: JsonValue) => (v === null ? deleteAt(w, path) : setAt(w, path, dropNulls(v)));
+    const apply = (w: JsonObject, v: JsonValue) => (v === null ? deleteAt(w, path) : setAt(w, path, v));
     return {
       toHub: (w, s) => (to === undefined ? undefined : apply(w, to(s))),
       fromHub: (w, s) => (from === undefined ? undefined : apply(w, from(s))),
@@ -72,7 +64,7 @@ export const assertRule: ConversionRuleKind = {
   summary: "a CEL condition over the source object; the conversion fails with `message` when it is false",
   compile(ctx) {
     const message = ctx.string("message");
-    const { to, from } = celDirections(ctx, "assert", undefined);
+    const { to, from } = celDirections(ctx, "assert", undefined, false);
     const check = (f: ((s: JsonObject) => JsonValue) | undefined, s: JsonObject) => {
       if (f === undefined) return;
       const v = f(s);
