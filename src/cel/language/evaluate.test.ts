@@ -375,6 +375,38 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
     for (let work = 0; work <= 40; work++) expect(compare(text, expr, SELVES, 1_000_000, work).differences).toEqual([]);
   });
 
+  test("one-argument calls that answer their argument (dyn, double of a double) without the call, through it otherwise", () => {
+    const texts = [
+      "[dyn(null), dyn(self.s), dyn(self.i), dyn(self.n), dyn(true)]",
+      "[dyn(self.l), dyn(self.m), dyn(1u), dyn(b'x'), dyn(self)]",
+      "[dyn(int(self.i)), dyn(string(self.s)), dyn(double(self.n)), dyn(bool(true)), dyn(uint(1u)), dyn(bytes(b'x'))]",
+      "[dyn(1), dyn('1'), dyn(1.5), dyn(null), dyn(1u), dyn(self.l)].map(v, [dyn(v), string(v), int(v)])",
+      "dyn([1][5])",
+      "int(dyn([1][5]))",
+      "dyn(dyn(self.s))",
+      "dyn(timestamp('2024-01-01T00:00:00Z'))",
+      "cel.bind(p, self.spec.schedule.split(' '), {'m': p[0] == '*' ? dyn(null) : p[0], 'h': p[1] == '*' ? dyn(null) : p[1]})",
+    ];
+    const out = compareAll(texts);
+    expect(out.checked).toBe(texts.length);
+    expect(out.differences).toEqual([]);
+    // what the evaluator takes for the identity: dyn's implementation, which answers its argument and which
+    // double and bool of their own type share (not double of an int)
+    const sole = (name: string, v: CelValue) =>
+      (ENV.funcs.find(name) as unknown as MeteredOverloads).sole(undefined, [v]);
+    const identity = sole("dyn", null)?.impl;
+    for (const v of ["a", 1n, true, 1.5, null, dynValue([1]) as CelValue]) expect(identity?.(v)).toBe(v);
+    expect([sole("double", 1.5)?.impl, sole("bool", true)?.impl]).toEqual([identity, identity]);
+    expect(sole("double", 1n)?.impl).toBeTypeOf("function");
+    expect(sole("double", 1n)?.impl).not.toBe(identity);
+    // cost and work running out at each point
+    const text = "self.l.map(x, [dyn(null), dyn(x), string(x), dyn(self.i)])";
+    const expr = prepare(text, VARS) as Expr;
+    for (let limit = 0; limit <= 40; limit++) expect(compare(text, expr, SELVES, limit).differences).toEqual([]);
+    for (let work = 0; work <= 50; work += 2)
+      expect(compare(text, expr, SELVES, 1_000_000, work).differences).toEqual([]);
+  });
+
   test("map literals of a few entries, read as @bufbuild/cel's maps are, quirks included", () => {
     const texts = [
       "{'a': dyn(null), 'b': 1}.size()",

@@ -7,15 +7,17 @@
  * functions in the same order, so that cost and work are charged alike (but
  * for `x + [e]` on a plain list, how `map` and `filter` add an item, which
  * appends it as list `+` would, with the same charges, without the one-item
- * list or the dispatch, and for `==` and `!=` of two strings, compared with
- * the same charges without the dispatch); the planner's attributes and per-iteration
- * activations become slots of one array, and a map literal of a few entries
- * a LiteralMap, which reads as the planner's map does. Each evaluation runs inside a `plan` of one call (hostOf), which
- * sets the registry @bufbuild/cel's functions read. What it does not
- * compile (`Unsupported`) the caller leaves to `plan` whole: calls of
- * `type()`, an identifier named like a registry package (`google`),
- * two-variable comprehensions, message literals, and shapes the parser
- * never makes.
+ * list or the dispatch; for `==` and `!=` of two strings, compared with the
+ * same charges without the dispatch; and for `dyn(x)` (or another call whose
+ * overload is the identity) of a string, number, bool or null, answered with
+ * the same charges without the call); the planner's attributes and
+ * per-iteration activations become slots of one array, and a map literal of
+ * a few entries a LiteralMap, which reads as the planner's map does. Each
+ * evaluation runs inside a `plan` of one call (hostOf), which sets the
+ * registry @bufbuild/cel's functions read. What it does not compile
+ * (`Unsupported`) the caller leaves to `plan` whole: calls of `type()`, an
+ * identifier named like a registry package (`google`), two-variable
+ * comprehensions, message literals, and shapes the parser never makes.
  */
 import {
   type CelEnv,
@@ -518,6 +520,10 @@ class Compiler {
       const append = this.append(id, d, call.args[0] as Expr, call.args[1] as Expr, scope);
       if (append !== undefined) return append;
     }
+    if (call.target === undefined && call.args.length === 1) {
+      const same = this.identity(id, fn, d, call.args[0] as Expr, scope);
+      if (same !== undefined) return same;
+    }
     const target = call.target === undefined ? undefined : this.value(call.target, scope);
     return this.dispatch(
       id,
@@ -660,6 +666,52 @@ class Compiler {
         return celError(e, id);
       }
     };
+  }
+
+  /**
+   * `f(x)` where the dispatch answers `x` itself for a string, int, bool,
+   * double or null (its one overload for that type being @bufbuild/cel's
+   * identity, as for `dyn(x)`, `double(d)`, `bool(b)`): charged as it
+   * charges, `x` answered without the call. Other values, and types it
+   * calls something else for, go through the dispatch. Undefined when no
+   * such type has the identity.
+   */
+  private identity(
+    id: number,
+    name: string,
+    d: Dispatch,
+    arg: Expr,
+    scope: ReadonlyMap<string, number>,
+  ): Run | undefined {
+    const identity = this.identityImpl();
+    if (identity === undefined) return undefined;
+    const byType = PRIMITIVES.map((v) => {
+      const sole = d.sole?.(undefined, [v]);
+      return sole?.impl === identity ? sole : undefined;
+    });
+    if (byType.every((x) => x === undefined)) return undefined;
+    const a = this.value(arg, scope);
+    // the dispatch as dispatch() calls it for one argument
+    const call = d.site?.(false, 1) ?? ((id: number, _t: unknown, x?: unknown) => d.call(id, undefined, [x]));
+    return (f) => {
+      const x = a(f);
+      if (isError(x)) return x;
+      const i = primitiveIndex(x);
+      const sole = i < 0 ? undefined : byType[i];
+      if (sole === undefined) {
+        const out = call(id, undefined, x);
+        return out !== undefined ? out : noOverload(id, name, undefined, [x]);
+      }
+      const meter = currentMeter();
+      if (meter !== undefined) meter.charge(sole.cost(x), sole.built(x));
+      return x;
+    };
+  }
+
+  /** The implementation the environment's `dyn` calls: @bufbuild/cel's identity, which its conversions to their own type share. */
+  private identityImpl(): unknown {
+    const dyn = this.env.funcs.find("dyn") as Dispatch | undefined;
+    return dyn?.sole?.(undefined, [null])?.impl;
   }
 
   /** `&&` and `||`: every argument until one decides; then the first error, a non-bool being one. */
@@ -847,6 +899,27 @@ function stringEquality(d: Dispatch): ((id: number, x: string, y: string) => unk
     }
     return !equal;
   };
+}
+
+/** A string, an int, a bool, a double and null: values whose type is known from `typeof` alone. */
+const PRIMITIVES: readonly unknown[] = ["", 0n, false, 0.5, null];
+
+/** `v`'s index in PRIMITIVES' types; -1 for any other value. */
+function primitiveIndex(v: unknown): number {
+  switch (typeof v) {
+    case "string":
+      return 0;
+    case "bigint":
+      return 1;
+    case "boolean":
+      return 2;
+    case "number":
+      return 3;
+    case "object":
+      return v === null ? 4 : -1;
+    default:
+      return -1;
+  }
 }
 
 /** A map literal's key: bool, int, uint and string; an integral double as an int. */
