@@ -14,13 +14,14 @@ import { describe, expect, test } from "vitest";
 import type { JsonValue } from "../value/index.js";
 import { metered } from "./cost/cost.js";
 import { Meter, WorkBudget, withMeter } from "./cost/meter.js";
-import { ENV, planned } from "./environment.js";
+import { callsMessageMaker, ENV, MESSAGE_MAKERS, planned } from "./environment.js";
 import type { Expr } from "./language/checker.js";
 import { isTypeIdent } from "./language/checker.js";
 import { callNode, node, parseRule, selectFromVariables, VAR, walk } from "./language/syntax.js";
+import type { CelT } from "./language/types.js";
 import { dynValue, OpaqueValue } from "./language/values.js";
 import { makeDuration, makeTimestamp } from "./language/wkt.js";
-import { RUNTIME_FUNCS } from "./libraries/index.js";
+import { DECLARATIONS, RUNTIME_FUNCS } from "./libraries/index.js";
 
 // What ENV's dispatch must match: @bufbuild/cel's own, over every function metered one by one.
 const base = celEnv({ funcs: [...RUNTIME_FUNCS] });
@@ -170,5 +171,55 @@ describe("planned (variables selected from directly)", () => {
       if (arg?.exprKind.case === "identExpr") calls.push(arg.exprKind.value.name);
     });
     expect(calls.sort()).toEqual(["m", "self"]);
+  });
+});
+
+describe("MESSAGE_MAKERS (what an expression over JSON must call to meet a protobuf message)", () => {
+  /** Whether a declared type holds a timestamp or a duration, the only messages a declaration names. */
+  const holdsMessage = (t: CelT | undefined): boolean => {
+    if (t === undefined) return false;
+    switch (t.k) {
+      case "timestamp":
+      case "duration":
+        return true;
+      case "list":
+        return holdsMessage(t.elem);
+      case "map":
+        return holdsMessage(t.key) || holdsMessage(t.val);
+      case "opaque":
+        return t.params.some(holdsMessage);
+      case "type":
+        return holdsMessage(t.of);
+      default:
+        return false;
+    }
+  };
+  const all = DECLARATIONS.flatMap((d) => d.overloads);
+
+  test("are the functions with an overload answering one for arguments that hold none", () => {
+    const makers = all.filter((o) => holdsMessage(o.result) && ![o.target, ...o.params].some(holdsMessage));
+    expect(new Set(makers.map((o) => o.name))).toEqual(MESSAGE_MAKERS);
+  });
+
+  test("every other overload answers a type that holds no message, or one made of its own arguments' types", () => {
+    // dyn answers its argument (evaluate.test.ts checks its implementation); type() is left to plan
+    const untyped = all.filter((o) => o.result.k === "dyn").map((o) => o.name);
+    expect(new Set(untyped)).toEqual(new Set(["dyn"]));
+    // a type variable is bound by the arguments: a message only when one of them holds one
+    const mentionsVar = (t: CelT | undefined, name: string): boolean =>
+      t !== undefined && JSON.stringify(t).includes(`"k":"var","name":${JSON.stringify(name)}`);
+    for (const o of all)
+      if (o.result.k === "var")
+        expect(
+          [o.target, ...o.params].some((t) => mentionsVar(t, (o.result as { name: string }).name)),
+          o.name,
+        ).toBe(true);
+  });
+
+  test("callsMessageMaker finds a call of one anywhere in an expression", () => {
+    const parse = (text: string) => parseRule(text).expr;
+    expect(callsMessageMaker(selectFromVariables(parse("self.a.map(x, dyn(x))"), isTypeIdent))).toBe(false);
+    expect(callsMessageMaker(selectFromVariables(parse("[1].map(x, timestamp(x))"), isTypeIdent))).toBe(true);
+    expect(callsMessageMaker(parse("self.a + duration('1s')"))).toBe(true);
   });
 });

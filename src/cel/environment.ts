@@ -3,14 +3,15 @@
  * checker's overload table, and the evaluation environment, in which every
  * function is metered for cost (cost/) and comprehensions tick; and
  * `planned`, which compiles an expression in it (language/evaluate.ts), or
- * plans it with @bufbuild/cel where that compiler leaves it.
+ * plans it with @bufbuild/cel where that compiler leaves it, knowing which
+ * functions make protobuf messages (MESSAGE_MAKERS).
  */
 import { type CelEnv, type CelFunc, celEnv, plan } from "@bufbuild/cel";
 import { metered, meteredOverloads, type Overloads } from "./cost/cost.js";
 import { TICK, tickFunc } from "./cost/instrument.js";
 import { type Expr, isTypeIdent } from "./language/checker.js";
 import { compile, Unsupported } from "./language/evaluate.js";
-import { selectFromVariables, VAR } from "./language/syntax.js";
+import { selectFromVariables, VAR, walk } from "./language/syntax.js";
 import { RUNTIME_FUNCS } from "./libraries/index.js";
 
 export { FUNCTIONS } from "./libraries/index.js";
@@ -37,11 +38,33 @@ function buildEnv(): CelEnv {
 /** The evaluation environment (metered). */
 export const ENV: CelEnv = buildEnv();
 
-/** An instrumented expression (cost/instrument.ts) compiled in ENV, variables selected from directly. */
-export function planned(expr: Expr): (bindings: Record<string, unknown>) => unknown {
+/**
+ * The functions that can answer a protobuf message (a timestamp, a
+ * duration) for arguments that are none; every other function answers one
+ * only when given one (environment.test.ts derives this from the
+ * declarations).
+ */
+export const MESSAGE_MAKERS: ReadonlySet<string> = new Set(["timestamp", "duration"]);
+
+/** Whether `expr` calls one of MESSAGE_MAKERS. */
+export function callsMessageMaker(expr: Expr): boolean {
+  let found = false;
+  walk(expr, (e) => {
+    if (e.exprKind.case === "callExpr" && MESSAGE_MAKERS.has(e.exprKind.value.function)) found = true;
+  });
+  return found;
+}
+
+/**
+ * An instrumented expression (cost/instrument.ts) compiled in ENV, variables
+ * selected from directly. `messageBindings` false: the bindings never hold a
+ * protobuf message (JSON wrapped by dynValue), so an expression calling none
+ * of MESSAGE_MAKERS meets none, and runs without what only messages need.
+ */
+export function planned(expr: Expr, messageBindings = true): (bindings: Record<string, unknown>) => unknown {
   const selected = selectFromVariables(expr, isTypeIdent);
   try {
-    return compile(selected, ENV, TICK);
+    return compile(selected, ENV, TICK, !messageBindings && !callsMessageMaker(selected));
   } catch (e) {
     if (!(e instanceof Unsupported)) throw e;
   }

@@ -54,7 +54,8 @@ function compileUncached(text: string): { program?: CelExpression; error?: strin
   checker.check(parsed.expr, new Map<string, CelT>([["self", DYN]]));
   if (checker.issues.length > 0) return { error: `compilation failed: ${formatIssues(text, checker.issues)}` };
   const inst = instrument(parsed.expr);
-  const program: Compiled = { text, run: planned(inst.expr), baseCost: inst.baseCost };
+  // self is JSON wrapped by dynValue: never a message
+  const program: Compiled = { text, run: planned(inst.expr, false), baseCost: inst.baseCost };
   return { program };
 }
 

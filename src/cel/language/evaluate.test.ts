@@ -15,7 +15,7 @@ import type { JsonValue } from "../../value/index.js";
 import type { MeteredOverloads } from "../cost/cost.js";
 import { instrument, TICK } from "../cost/instrument.js";
 import { CostExceeded, Meter, WorkBudget, WorkExceeded, withMeter } from "../cost/meter.js";
-import { ENV } from "../environment.js";
+import { callsMessageMaker, ENV } from "../environment.js";
 import { DECLARATIONS, FUNCTIONS } from "../libraries/index.js";
 import { OptionalValue } from "../libraries/optional.js";
 import { callOf } from "../libraries/testing.js";
@@ -107,6 +107,8 @@ function compare(text: string, expr: Expr, selves: readonly JsonValue[], limit =
     throw e;
   }
   const planned = plan(ENV, expr) as unknown as (b: Record<string, unknown>) => unknown;
+  // the bindings hold no message (dynValue): unless the expression makes one, also compiled without the host
+  const messageFree = callsMessageMaker(expr) ? undefined : compile(expr, ENV, TICK, true);
   const differences: string[] = [];
   for (const self of selves) {
     const bindings = () => ({ self: dynValue(self), oldSelf: dynValue(self) });
@@ -115,6 +117,12 @@ function compare(text: string, expr: Expr, selves: readonly JsonValue[], limit =
     if (JSON.stringify(got) !== JSON.stringify(want))
       differences.push(
         `${text} on ${JSON.stringify(self)}:\n  plan     ${JSON.stringify(want)}\n  compiled ${JSON.stringify(got)}`,
+      );
+    if (messageFree === undefined) continue;
+    const free = runOnce(messageFree, bindings, limit, work);
+    if (JSON.stringify(free) !== JSON.stringify(want))
+      differences.push(
+        `${text} on ${JSON.stringify(self)}:\n  plan     ${JSON.stringify(want)}\n  hostless ${JSON.stringify(free)}`,
       );
   }
   return { compiled: true, differences };

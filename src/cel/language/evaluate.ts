@@ -14,7 +14,8 @@
  * per-iteration activations become slots of one array, and a map literal of
  * a few entries a LiteralMap, which reads as the planner's map does. Each
  * evaluation runs inside a `plan` of one call (hostOf), which sets the
- * registry @bufbuild/cel's functions read. What it does not compile
+ * registry @bufbuild/cel's functions read for messages, unless no message
+ * can occur in it (`messageFree`). What it does not compile
  * (`Unsupported`) the caller leaves to `plan` whole: calls of `type()`, an
  * identifier named like a registry package (`google`), two-variable
  * comprehensions, message literals, and shapes the parser never makes.
@@ -983,9 +984,19 @@ function hostOf(env: CelEnv): (bindings?: Record<string, unknown>) => unknown {
  * `env`: a function of the bindings, as `plan` returns. `tick` names the
  * function cost/instrument.ts wraps loop conditions in, which `env` runs as
  * "charge the constant weight, answer the condition": it is run so without
- * a call. Throws Unsupported.
+ * a call. `messageFree`: the caller knows that no value of an evaluation is
+ * a protobuf message (its bindings hold none and `expr` calls no function
+ * that makes one), and @bufbuild/cel reads the registry only for a message
+ * (converting, comparing or unpacking one), for `type()` and for message
+ * literals (both left to `plan`): it is run without the host. Throws
+ * Unsupported.
  */
-export function compile(expr: Expr, env: CelEnv, tick?: string): (bindings: Record<string, unknown>) => unknown {
+export function compile(
+  expr: Expr,
+  env: CelEnv,
+  tick?: string,
+  messageFree = false,
+): (bindings: Record<string, unknown>) => unknown {
   const compiler = new Compiler(env, tick);
   const body = compiler.value(expr, new Map());
   const size = compiler.frameSize;
@@ -998,6 +1009,12 @@ export function compile(expr: Expr, env: CelEnv, tick?: string): (bindings: Reco
       return celError(e, id);
     }
   };
+  if (messageFree)
+    return (bindings) => {
+      const f: Frame = new Array(size);
+      f[0] = bindings;
+      return root(f);
+    };
   const host = hostOf(env);
   return (bindings) => {
     const f: Frame = new Array(size);
