@@ -104,6 +104,14 @@ describe("compileExpression / evaluateExpression", () => {
     });
     check("self", deep);
     check("{'a': null, 'b': {1: null}}", {});
+    // past a few entries a literal is @bufbuild/cel's map, converted the same way
+    check("{'1': dyn(null), '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7, '8': 8, '9': self}", {
+      a: null,
+      b: [null],
+    });
+    expect(run("{'1': 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7, '8': 8, dyn(9): 9}", {}).error).toBe(
+      "result map has a non-string key 9",
+    );
     // not asked, every null stays
     expect(run("{'a': dyn(null), 'b': [dyn(null), dyn({'c': null})]}", {})).toEqual({
       value: { a: null, b: [null, { c: null }] },

@@ -13,7 +13,7 @@ import { FUNCTIONS, planned } from "./environment.js";
 import type { CelBudget } from "./index.js";
 import { Checker, formatIssues } from "./language/checker.js";
 import { type CelT, DYN } from "./language/types.js";
-import { dynValue } from "./language/values.js";
+import { dynValue, LiteralMap } from "./language/values.js";
 import { parseOrExplain } from "./rules.js";
 
 /** A compiled expression (opaque). */
@@ -152,19 +152,31 @@ function jsonOf(v: unknown, depth: number, dropNulls: boolean): JsonValue {
     for (let i = 0, n = list.size; i < n; i++) out.push(jsonOf(list.get(i), depth + 1, dropNulls));
     return out;
   }
+  if (v instanceof LiteralMap) {
+    // a map literal's own arrays: no callback per entry, as forEach would make
+    const out: JsonObject = {};
+    const { keyList, valueList } = v;
+    for (let i = 0; i < keyList.length; i++) putEntry(out, keyList[i], valueList[i], depth, dropNulls);
+    return out;
+  }
   if (isCelMap(v)) {
     const out: JsonObject = {};
     // forEach rather than entries(): the same pairs, without a generator and an array for each
     (v as { forEach(cb: (item: unknown, k: unknown) => void): void }).forEach((item, k) => {
-      if (typeof k !== "string") throw new NotJson(`result map has a non-string key ${String(k)}`);
-      // a null entry is converted all the same: too deep is too deep, whatever is left out
-      const json = jsonOf(item, depth + 1, dropNulls);
-      if (json !== null || !dropNulls) setKey(out, k, json);
+      putEntry(out, k, item, depth, dropNulls);
     });
     return out;
   }
   if (isObject(v)) throw new NotJson("result is not a JSON value");
   throw new NotJson(`result of type ${typeof v} is not a JSON value`);
+}
+
+/** A result map's entry `k: item` set in `out` (left out when null and `dropNulls`); a key not a string throws NotJson. */
+function putEntry(out: JsonObject, k: unknown, item: unknown, depth: number, dropNulls: boolean): void {
+  if (typeof k !== "string") throw new NotJson(`result map has a non-string key ${String(k)}`);
+  // a null entry is converted all the same: too deep is too deep, whatever is left out
+  const json = jsonOf(item, depth + 1, dropNulls);
+  if (json !== null || !dropNulls) setKey(out, k, json);
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

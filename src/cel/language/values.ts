@@ -289,8 +289,10 @@ for (const c of [ListValue, ArrayValue]) Object.defineProperty(c.prototype, LIST
  */
 export class LiteralMap {
   constructor(
-    private readonly keyList: readonly unknown[],
-    private readonly valueList: readonly CelValue[],
+    /** Its keys, in the literal's order. */
+    readonly keyList: readonly unknown[],
+    /** Its values, each at its key's index. */
+    readonly valueList: readonly CelValue[],
   ) {}
   /** The most entries a literal is built so: past them, a Map's lookups pay. */
   static readonly MAX = 8;
