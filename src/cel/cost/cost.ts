@@ -241,7 +241,7 @@ const PLAIN_TYPES: readonly TypeLike[] = [
  * bytes, a list, a map, a uint), as `celType` gives it; -1 for anything else
  * (a message, a type), left to @bufbuild/cel.
  */
-function plainType(v: unknown): number {
+export function plainType(v: unknown): number {
   switch (typeof v) {
     case "string":
       return 0;

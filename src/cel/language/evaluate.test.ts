@@ -207,6 +207,13 @@ function compareAll(texts: Iterable<string>, selves: readonly JsonValue[] = SELV
   return { checked, fallbacks, differences };
 }
 
+/** Every one of `texts` checked, and evaluated alike by the evaluator and by plan. */
+function expectAgreement(texts: readonly string[]): void {
+  const out = compareAll(texts);
+  expect(out.checked).toBe(texts.length);
+  expect(out.differences).toEqual([]);
+}
+
 describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", () => {
   test("every expression in the CEL tests", () => {
     const sources = files(join(root, "src"), /\.test\.ts$/).filter((f) => !f.endsWith("evaluate.test.ts"));
@@ -330,9 +337,7 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
       "self.il.map(x, [x]).map(y, y + [1])",
       "self.l.map(x, dyn(self.m)).map(y, y)",
     ];
-    const out = compareAll(texts);
-    expect(out.checked).toBe(texts.length);
-    expect(out.differences).toEqual([]);
+    expectAgreement(texts);
     // what the evaluator asks before it appends in place: list + of two lists calls listAdd alone
     const plus = ENV.funcs.find("_+_") as unknown as MeteredOverloads;
     const list = dynValue([]) as CelValue;
@@ -351,9 +356,7 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
       "[1, 0, 2].map(x, 10 / x)",
       "[dyn(self.i), dyn(self.s), dyn(null)].map(v, v == dyn(self.i))",
     ];
-    const out = compareAll(texts);
-    expect(out.checked).toBe(texts.length);
-    expect(out.differences).toEqual([]);
+    expectAgreement(texts);
   });
 
   test("== and != of two strings without the dispatch, and through it when either is not a string", () => {
@@ -369,9 +372,7 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
       "dyn([1][5]) == 'a'",
       "'a' != dyn([1][5])",
     ];
-    const out = compareAll(texts);
-    expect(out.checked).toBe(texts.length);
-    expect(out.differences).toEqual([]);
+    expectAgreement(texts);
     // what the evaluator asks before it compares strings itself: celEquals or its negation alone
     const sole = (name: string) => (ENV.funcs.find(name) as unknown as MeteredOverloads).sole(undefined, ["a", "b"]);
     expect(sole("_==_")?.impl).toBe(celEquals);
@@ -395,9 +396,7 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
       "dyn(timestamp('2024-01-01T00:00:00Z'))",
       "cel.bind(p, self.spec.schedule.split(' '), {'m': p[0] == '*' ? dyn(null) : p[0], 'h': p[1] == '*' ? dyn(null) : p[1]})",
     ];
-    const out = compareAll(texts);
-    expect(out.checked).toBe(texts.length);
-    expect(out.differences).toEqual([]);
+    expectAgreement(texts);
     // what the evaluator takes for the identity: dyn's implementation, which answers its argument and which
     // double and bool of their own type share (not double of an int)
     const sole = (name: string, v: CelValue) =>
@@ -446,9 +445,7 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
       "{dyn(1.5): 1}",
       "{dyn([1]): 1}",
     ];
-    const out = compareAll(texts);
-    expect(out.checked).toBe(texts.length);
-    expect(out.differences).toEqual([]);
+    expectAgreement(texts);
   });
 
   test("cost or work running out in the middle of map and filter stops both at the same point", () => {

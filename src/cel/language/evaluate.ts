@@ -40,6 +40,7 @@ import {
   parse,
   plan,
 } from "@bufbuild/cel";
+import { plainType } from "../cost/cost.js";
 import { chargeWork, currentMeter } from "../cost/meter.js";
 import { type Expr, qualifiedName } from "./checker.js";
 import { VAR } from "./syntax.js";
@@ -697,7 +698,7 @@ class Compiler {
     return (f) => {
       const x = a(f);
       if (isError(x)) return x;
-      const i = primitiveIndex(x);
+      const i = plainType(x);
       const sole = i < 0 ? undefined : byType[i];
       if (sole === undefined) {
         const out = call(id, undefined, x);
@@ -902,26 +903,8 @@ function stringEquality(d: Dispatch): ((id: number, x: string, y: string) => unk
   };
 }
 
-/** A string, an int, a bool, a double and null: values whose type is known from `typeof` alone. */
+/** A string, an int, a bool, a double and null, at their plainType indices (0 to 4). */
 const PRIMITIVES: readonly unknown[] = ["", 0n, false, 0.5, null];
-
-/** `v`'s index in PRIMITIVES' types; -1 for any other value. */
-function primitiveIndex(v: unknown): number {
-  switch (typeof v) {
-    case "string":
-      return 0;
-    case "bigint":
-      return 1;
-    case "boolean":
-      return 2;
-    case "number":
-      return 3;
-    case "object":
-      return v === null ? 4 : -1;
-    default:
-      return -1;
-  }
-}
 
 /** A map literal's key: bool, int, uint and string; an integral double as an int. */
 function mapKey(key: unknown, id: number): unknown {
