@@ -1,0 +1,44 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { clone, type JsonObject, type JsonValue, setKey } from "./index.js";
+
+// few names, so that generated objects often repeat keys; __proto__ is ordinary data
+const key = fc.constantFrom("a", "b", "__proto__", "constructor");
+const { tree } = fc.letrec<{ tree: JsonValue }>((t) => ({
+  tree: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.oneof(fc.integer(), fc.string({ maxLength: 3 }), fc.boolean(), fc.constant(null)),
+    fc.array(t("tree"), { maxLength: 3 }),
+    fc.array(fc.tuple(key, t("tree")), { maxLength: 4 }).map((entries) => {
+      const o: JsonObject = {};
+      for (const [k, v] of entries) setKey(o, k, v);
+      return o;
+    }),
+  ),
+}));
+
+/** Every object and array of `v`. */
+function containers(v: JsonValue, out: object[] = []): object[] {
+  if (typeof v !== "object" || v === null) return out;
+  out.push(v);
+  for (const x of Array.isArray(v) ? v : Object.values(v)) containers(x, out);
+  return out;
+}
+
+describe("clone", () => {
+  it("property: an equal value that shares no object or array with the original, own __proto__ keys kept", () => {
+    fc.assert(
+      fc.property(tree, (v) => {
+        const copy = clone(v);
+        expect(JSON.stringify(copy)).toBe(JSON.stringify(v));
+        expect(copy).toEqual(v);
+        const originals = new Set(containers(v));
+        for (const c of containers(copy)) {
+          expect(originals.has(c)).toBe(false);
+          if (!Array.isArray(c)) expect(Object.getPrototypeOf(c)).toBe(Object.prototype);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
