@@ -119,9 +119,10 @@ interface VersionTable {
 const tables = new WeakMap<Conversion, VersionTable>();
 
 function versionTable(c: Conversion): VersionTable {
-  const t = tables.get(c)?.made;
-  if (t?.group === c.group && t.hub === c.hub && t.spokes === c.spokes && t.size === c.spokes.size && t.crd === c.crd)
-    return tables.get(c) as VersionTable;
+  const known = tables.get(c);
+  const m = known?.made;
+  if (m?.group === c.group && m.hub === c.hub && m.spokes === c.spokes && m.size === c.spokes.size && m.crd === c.crd)
+    return known as VersionTable;
   const byApiVersion = new Map<string, Version>();
   const byName = new Map<string, Version>();
   for (const name of versionsOf(c)) {
