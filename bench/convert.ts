@@ -10,13 +10,63 @@
  * tutorial's v1 sample with varied schedules (one in five, @hourly, is kept in
  * the annotation on the way to the hub). A third line times the same two hops with a CEL-free v1 (the schedule
  * wrapped into the hub's struct instead of parsed by CEL), so the engine's own cost is printed apart.
+ * Each figure is the median over KUNION_CONVERT_RUNS (default 3) processes, its range beside it: the same code
+ * measures ±0.4 apart from one process to the next (heap layout, compiled code), more than the margins it decides.
  * Run: npm run bench
  */
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileExpression, evaluateExpression } from "../src/cel/index.js";
 import { clone, convert, type JsonObject, type JsonValue, parseSource, readConversion } from "../src/index.js";
 import { medianPair } from "./measure.js";
+
+interface Round {
+  objects: number;
+  failed: number;
+  copyMs: number;
+  perSecond: number;
+  /** ratios to a deep copy timed pass for pass with each */
+  shared: number;
+  owned: number;
+  cel: number;
+  celFree: number;
+}
+
+if (process.env.KUNION_CONVERT_ROUND === undefined) {
+  const runs = Number(process.env.KUNION_CONVERT_RUNS ?? 3);
+  const rounds: Round[] = [];
+  for (let i = 0; i < runs; i++) {
+    const r = spawnSync(process.execPath, [process.argv[1] as string], {
+      env: { ...process.env, KUNION_CONVERT_ROUND: String(i) },
+      encoding: "utf8",
+    });
+    if (r.status !== 0) throw new Error(`bench/convert round ${i} failed:\n${r.stderr}`);
+    rounds.push(JSON.parse(r.stdout) as Round);
+  }
+  const sorted = (k: keyof Round) => rounds.map((r) => r[k]).sort((a, b) => a - b);
+  const median = (k: keyof Round) => sorted(k)[Math.floor(runs / 2)] as number;
+  const figure = (k: keyof Round) => {
+    const xs = sorted(k);
+    return `${median(k).toFixed(1)} (${(xs[0] as number).toFixed(1)}–${(xs[xs.length - 1] as number).toFixed(1)})`;
+  };
+  const failed = Math.max(...rounds.map((r) => r.failed));
+  console.log(
+    `${median("objects")} CronJobs, v1 → v2 (hub) → v3${failed > 0 ? ` (${failed} failed)` : ""}; ratios to a deep copy timed pass for pass with each, medians of ${runs} processes (range)`,
+  );
+  console.log(`baseline: deep copy ${median("copyMs").toFixed(1)} ms per pass`);
+  console.log(
+    `two-hop conversion as the webhook, /v1/convert and the CLI run it (result sharing what it does not write): ${Math.round(median("perSecond"))} objects/s, ratio to a deep copy ${figure("shared")}`,
+  );
+  console.log(
+    `two-hop conversion with a result all its own (convert's default): ratio to a deep copy ${figure("owned")}`,
+  );
+  console.log(`of which the declaration's CEL alone (3 expressions per object): ratio to a deep copy ${figure("cel")}`);
+  console.log(
+    `two-hop conversion without CEL (v1 wraps the schedule; result sharing): ratio to a deep copy ${figure("celFree")}`,
+  );
+  process.exit(0);
+}
 
 const corpus = process.env.KUNION_CORPUS ?? join(process.cwd(), "../shared/corpus");
 const declaration = `${readFileSync("examples/conversions/cronjob.yaml", "utf8")}
@@ -133,18 +183,15 @@ const [copyEngineMs, engineMs] = medianPair(
     }
   },
 );
-console.log(`${objects.length} CronJobs, v1 → v2 (hub) → v3${failed > 0 ? ` (${failed} failed)` : ""}`);
-console.log(`baseline: deep copy ${copyMs.toFixed(1)} ms per pass`);
-console.log(
-  `two-hop conversion as the webhook, /v1/convert and the CLI run it (result sharing what it does not write): ${convertMs.toFixed(1)} ms, ${Math.round((objects.length / convertMs) * 1000)} objects/s, ratio to a deep copy ${(convertMs / copyMs).toFixed(1)}`,
-);
-console.log(
-  `two-hop conversion with a result all its own (convert's default): ${ownMs.toFixed(1)} ms, ratio to a deep copy ${(ownMs / copyOwnMs).toFixed(1)}`,
-);
-console.log(
-  `of which the declaration's CEL alone (3 expressions per object): ${celMs.toFixed(1)} ms, ratio to a deep copy ${(celMs / copyCelMs).toFixed(1)}`,
-);
-console.log(
-  `two-hop conversion without CEL (v1 wraps the schedule; result sharing): ${engineMs.toFixed(1)} ms, ratio to a deep copy ${(engineMs / copyEngineMs).toFixed(1)}`,
-);
-if (sink < 0) console.log(sink);
+const round: Round = {
+  objects: objects.length,
+  failed,
+  copyMs,
+  perSecond: (objects.length / convertMs) * 1000,
+  shared: convertMs / copyMs,
+  owned: ownMs / copyOwnMs,
+  cel: celMs / copyCelMs,
+  celFree: engineMs / copyEngineMs,
+};
+process.stdout.write(`${JSON.stringify(round)}\n`);
+if (sink < 0) console.error(sink);
