@@ -458,6 +458,48 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
     }
   });
 
+  test("map and filter built in one array, and cel.bind as a plain let, with errors inside the loop", () => {
+    const texts = [
+      "self.il.map(x, 10 / (x - 1))",
+      "self.l.filter(x, x == 'y' ? true : dyn(x))",
+      "self.l.filter(x, [1][x == 'y' ? 0 : 5] == 1)",
+      "[dyn(0), dyn('a'), dyn(1)].filter(x, x > 0)",
+      "[dyn('a'), dyn(0), dyn([]), dyn(1)].filter(x, x > 0)",
+      "self.il.map(x, x > 1, x * 2)",
+      "[dyn(1), dyn('a'), dyn(2), dyn('b')].map(x, x != 1, x + 1)",
+      "[dyn(1), dyn(2), dyn('a')].map(x, x > 1, x + 1)",
+      "self.m.filter(k, k != 'k')",
+      "self.m.map(k, k + '!')",
+      "self.il.map(x, x == 1 ? dyn(timestamp('2024-01-01T00:00:00Z')) : dyn(x))",
+      "self.il.map(x, x == 1 ? dyn(timestamp('2024-01-01T00:00:00Z')) : dyn(x)).size()",
+      "self.il.filter(x, x > 1).map(x, timestamp('2024-01-01T00:00:00Z'))",
+      "self.il.map(x, x == 1 ? dyn(timestamp('2024-01-01T00:00:00Z')) : dyn([1][x]))",
+      "self.l.filter(x, self.l.filter(y, y == x).size() > 1)",
+      "self.l.map(x, self.il.map(y, x))",
+      "[[1, 2], [3]].map(l, l.map(x, x * 2))",
+      "self.l.filter(x, false) == []",
+      "self.l.filter(x, true) + ['z']",
+      "self.l.map(x, dyn(self.m))",
+      "[].map(x, x)",
+      "dyn(self.s).map(x, x)",
+      "cel.bind(x, [1][5], x)",
+      "cel.bind(x, 1, cel.bind(x, x + 1, x * 2))",
+      "cel.bind(x, self.s, self.l.map(y, x + y))",
+      "cel.bind(p, self.spec.schedule.split(' ').filter(x, x != ''), p.size() == 5 && p[0] == '*/5')",
+    ];
+    expectAgreement(texts);
+    // cost and work running out at each point of the loop, errors inside it included
+    for (const text of [
+      "self.l.filter(x, x != 'x').map(y, y + '!')",
+      "[dyn(1), dyn('a'), dyn(2), dyn(3)].map(x, x != 2, [1][x - 1])",
+    ]) {
+      const expr = prepare(text, VARS) as Expr;
+      for (let limit = 0; limit <= 30; limit++) expect(compare(text, expr, SELVES, limit).differences).toEqual([]);
+      for (let work = 0; work <= 30; work++)
+        expect(compare(text, expr, SELVES, 1_000_000, work).differences).toEqual([]);
+    }
+  });
+
   test("random expressions over random JSON", () => {
     let checked = 0;
     fc.assert(

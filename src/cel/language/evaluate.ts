@@ -7,11 +7,13 @@
  * functions in the same order, so that cost and work are charged alike (but
  * for `x + [e]` on a plain list, how `map` and `filter` add an item, which
  * appends it as list `+` would, with the same charges, without the one-item
- * list or the dispatch; for `==` and `!=` of two strings, compared with the
+ * list or the dispatch, and which `map` and `filter` themselves do in one
+ * array made a list at the end; for `==` and `!=` of two strings, compared with the
  * same charges without the dispatch; and for `dyn(x)` (or another call whose
  * overload is the identity) of a string, number, bool or null, answered with
  * the same charges without the call); the planner's attributes and
- * per-iteration activations become slots of one array, and a map literal of
+ * per-iteration activations become slots of one array (`cel.bind`, a loop
+ * over nothing, just binds its slot), and a map literal of
  * a few entries a LiteralMap, which reads as the planner's map does. Each
  * evaluation runs inside a `plan` of one call (hostOf), which sets the
  * registry @bufbuild/cel's functions read for messages, unless no message
@@ -808,6 +810,146 @@ class Compiler {
     return Number(constant(weight as Expr & { exprKind: { case: "constExpr" } }));
   }
 
+  /**
+   * `map` and `filter` (and `map` with a filter): a comprehension from `[]`
+   * whose condition is (the tick of) `true`, whose step is `@result +
+   * [item]` or `test ? @result + [item] : @result` and whose result is
+   * `@result`, `test` and `item` not reading `@result`, when list `+` is
+   * listAdd for two lists. Run over one array, made a list at the end,
+   * instead of a list per item: the same calls in the same order, charged
+   * as the step charges them (the tick, the test, the item, then list `+`,
+   * whose cost and work do not depend on the lists' sizes), the errors it
+   * answers kept as the accumulator would keep them. An item that is not a
+   * CEL value as it is (a message) goes to the dispatch as the step sends
+   * it, and the loop goes on from what that answers. Undefined for other
+   * shapes.
+   */
+  private listMacro(
+    id: number,
+    c: Extract<Expr["exprKind"], { case: "comprehensionExpr" }>["value"],
+    range: Run,
+    iter: number,
+    inLoop: ReadonlyMap<string, number>,
+  ): Run | undefined {
+    const { accuVar, accuInit, loopCondition, loopStep, result } = c;
+    const isAccu = (e: Expr | undefined) => e?.exprKind.case === "identExpr" && e.exprKind.value.name === accuVar;
+    if (
+      accuInit?.exprKind.case !== "listExpr" ||
+      accuInit.exprKind.value.elements.length > 0 ||
+      loopCondition === undefined ||
+      loopStep === undefined ||
+      !isAccu(result)
+    )
+      return undefined;
+    const weight = this.tickOfTrue(loopCondition);
+    const isTrue =
+      loopCondition.exprKind.case === "constExpr" &&
+      constant(loopCondition as Expr & { exprKind: { case: "constExpr" } }) === true;
+    if (weight === undefined && !isTrue) return undefined;
+    // the step: `@result + [item]`, or that under `test ? … : @result`
+    let test: Expr | undefined;
+    let add = loopStep;
+    let conditionalId = 0;
+    const k = loopStep.exprKind;
+    if (k.case === "callExpr" && k.value.function === "_?_:_" && k.value.target === undefined) {
+      const [t, yes, no] = k.value.args;
+      if (k.value.args.length !== 3 || yes === undefined || !isAccu(no)) return undefined;
+      test = t;
+      add = yes;
+      conditionalId = Number(loopStep.id);
+    }
+    const a = add.exprKind;
+    if (a.case !== "callExpr" || a.value.function !== "_+_" || a.value.target !== undefined) return undefined;
+    const [left, right] = a.value.args;
+    if (a.value.args.length !== 2 || !isAccu(left) || right?.exprKind.case !== "listExpr") return undefined;
+    const one = right.exprKind.value;
+    if (one.elements.length !== 1 || one.optionalIndices.length > 0) return undefined;
+    const itemExpr = one.elements[0] as Expr;
+    if ((test !== undefined && reads(test, accuVar)) || reads(itemExpr, accuVar)) return undefined;
+    const d = this.env.funcs.find("_+_") as Dispatch | undefined;
+    const plus = d?.sole?.(undefined, [EMPTY_LIST, EMPTY_LIST]);
+    if (d === undefined || plus === undefined || plus.impl !== listAdd) return undefined;
+    // list + charges the same whatever the lists' sizes (cost/cost.ts; the differential test holds it)
+    const cost = plus.cost(EMPTY_LIST, ONE_ITEM);
+    const builtCost = plus.built(EMPTY_LIST, ONE_ITEM);
+    const addId = Number(add.id);
+    this.loops++;
+    const testRun = test === undefined ? undefined : this.value(test, inLoop);
+    const item = this.value(itemExpr, inLoop);
+    this.loops--;
+    /** The step's `@result + [v]` for an accumulator `x` that is a list: as `append` does it. */
+    const addTo = (x: unknown, v: unknown): unknown => {
+      if (!((x === EMPTY_LIST || (x instanceof ArrayValue && x.listType === "atomic")) && isCelValue(v))) {
+        const l = celList([v as never]);
+        const out = d.call(addId, undefined, [x, l]);
+        return out !== undefined ? out : noOverload(addId, "_+_", undefined, [x, l]);
+      }
+      currentMeter()?.charge(cost, builtCost);
+      try {
+        return ArrayValue.append(x as never, v as never);
+      } catch (e) {
+        return celError(e, addId);
+      }
+    };
+    return (f) => {
+      const r = range(f);
+      if (isError(r)) return r;
+      let keys: unknown[] | undefined;
+      let list: { size: number; get(i: number): unknown } | undefined;
+      if (isCelMap(r)) keys = Array.from((r as { keys(): Iterable<unknown> }).keys());
+      else if (isCelList(r)) list = r as unknown as { size: number; get(i: number): unknown };
+      else return celError(`type mismatch: iterable vs ${celType(r as never)}`, id);
+      const n = keys !== undefined ? keys.length : (list as { size: number }).size;
+      // the items added while the accumulator is the list of them; else the accumulator itself
+      const items: CelValue[] = [];
+      let accumulator: unknown;
+      for (let i = 0; i < n; i++) {
+        const x = keys !== undefined ? keys[i] : (list as { get(i: number): unknown }).get(i);
+        if (isError(x)) return x;
+        f[iter] = x;
+        if (weight !== undefined) currentMeter()?.charge(weight);
+        if (testRun !== undefined) {
+          const t = testRun(f);
+          if (t === false) continue;
+          if (t !== true) {
+            accumulator = isError(t)
+              ? t
+              : celError(
+                  `found no matching overload for _?_:_ applied to '(${celType(t as never).name})'`,
+                  conditionalId,
+                );
+            continue;
+          }
+        }
+        if (accumulator !== undefined) {
+          if (isError(accumulator)) continue;
+          const v = item(f);
+          accumulator = isError(v) ? v : addTo(accumulator, v);
+          continue;
+        }
+        const v = item(f);
+        if (isError(v)) {
+          accumulator = v;
+          continue;
+        }
+        if (!isCelValue(v)) {
+          accumulator = addTo(items.length === 0 ? EMPTY_LIST : ArrayValue.grown(items), v);
+          continue;
+        }
+        currentMeter()?.charge(cost, builtCost);
+        try {
+          chargeWork(1);
+        } catch (e) {
+          accumulator = celError(e, addId);
+          continue;
+        }
+        items.push(v as CelValue);
+      }
+      if (accumulator !== undefined) return accumulator;
+      return items.length === 0 ? EMPTY_LIST : ArrayValue.grown(items);
+    };
+  }
+
   private comprehension(
     id: number,
     c: Extract<Expr["exprKind"], { case: "comprehensionExpr" }>["value"],
@@ -823,12 +965,22 @@ class Compiler {
     const iter = this.slots++;
     const inAccu = new Map(scope).set(c.accuVar, accu);
     const inLoop = new Map(inAccu).set(c.iterVar, iter);
+    const built = this.listMacro(id, c, range, iter, inLoop);
+    if (built !== undefined) return built;
     this.loops++;
     const cond = this.value(loopCondition, inLoop);
     const step = this.value(loopStep, inLoop);
     this.loops--;
     const done = this.value(result, inAccu);
     const weight = this.tickOfTrue(loopCondition);
+    // cel.bind: no item to loop over, the accumulator is the bound value
+    if (iterRange.exprKind.case === "listExpr" && iterRange.exprKind.value.elements.length === 0)
+      return (f) => {
+        const start = init(f);
+        if (isError(start)) return start;
+        f[accu] = start;
+        return done(f);
+      };
     const loop =
       weight === undefined
         ? (f: Frame, item: unknown): boolean | unknown => {
@@ -840,7 +992,7 @@ class Compiler {
             f[accu] = step(f);
             return true;
           }
-        : // the condition of map, filter and cel.bind: its charge, then the step, without evaluating `true`
+        : // the condition of map and filter: its charge, then the step, without evaluating `true`
           (f: Frame, item: unknown): boolean | unknown => {
             if (isError(item)) return item;
             f[iter] = item;
@@ -901,6 +1053,38 @@ function stringEquality(d: Dispatch): ((id: number, x: string, y: string) => unk
     }
     return !equal;
   };
+}
+
+/** Whether `e` reads the variable `name` (not a comprehension's own variable of that name). */
+function reads(e: Expr, name: string): boolean {
+  const k = e.exprKind;
+  switch (k.case) {
+    case "identExpr":
+      return k.value.name === name;
+    case "selectExpr":
+      return k.value.operand !== undefined && reads(k.value.operand, name);
+    case "callExpr":
+      return (k.value.target !== undefined && reads(k.value.target, name)) || k.value.args.some((x) => reads(x, name));
+    case "listExpr":
+      return k.value.elements.some((x) => reads(x, name));
+    case "structExpr":
+      return k.value.entries.some(
+        (en) =>
+          (en.keyKind.case === "mapKey" && reads(en.keyKind.value, name)) ||
+          (en.value !== undefined && reads(en.value, name)),
+      );
+    case "comprehensionExpr": {
+      const c = k.value;
+      const under = (x: Expr | undefined) => x !== undefined && reads(x, name);
+      if (under(c.iterRange) || under(c.accuInit)) return true;
+      if (c.accuVar === name) return false;
+      if (under(c.result)) return true;
+      if (c.iterVar === name || c.iterVar2 === name) return false;
+      return under(c.loopCondition) || under(c.loopStep);
+    }
+    default:
+      return false;
+  }
 }
 
 /** A string, an int, a bool, a double and null, at their plainType indices (0 to 4). */

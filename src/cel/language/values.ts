@@ -261,6 +261,10 @@ export class ArrayValue {
     chargeWork(items.length);
     return new ArrayValue(items, "atomic", NO_KEYS, items.length, true);
   }
+  /** The list `+` makes of `items` (so that a later `+` may append in place): a loop's result built in an array. */
+  static grown(items: CelValue[]): ArrayValue {
+    return new ArrayValue(items, "atomic", NO_KEYS, items.length, true);
+  }
   /** `a + [v]` of plain lists, as concat does it (the same items, growth and work) without the one-item list. */
   static append(a: ListLike, v: CelValue): ArrayValue {
     if (a instanceof ArrayValue && a.growable && a.items.length === a.length) {
