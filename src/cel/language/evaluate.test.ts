@@ -359,9 +359,16 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
     expectAgreement(texts);
   });
 
-  test("== and != of two strings without the dispatch, and through it when either is not a string", () => {
+  test("== and != of two strings or two ints without the dispatch, and through it otherwise", () => {
     const texts = [
       "self.s == 'a b  c'",
+      "self.i == 3",
+      "self.i != 4",
+      "self.l.size() == 3 && self.l.size() != 3",
+      "[dyn(1), dyn(2u), dyn(1.0), dyn('1'), dyn(null), dyn(-1)].map(v, [v == 1, 1 != v, v == dyn(self.i)])",
+      "dyn(self.i) == dyn(self.n)",
+      "dyn([1][5]) == 1",
+      "1 != dyn([1][5])",
       "self.s != self.s",
       "self.s == self.t",
       "dyn(self.s) != dyn(self.i)",
@@ -377,11 +384,16 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
     const sole = (name: string) => (ENV.funcs.find(name) as unknown as MeteredOverloads).sole(undefined, ["a", "b"]);
     expect(sole("_==_")?.impl).toBe(celEquals);
     expect(sole("_!=_")?.impl).toBe(celNotEquals);
-    // cost and work running out at each point of a comparison: its cost, then the work of unequal strings
-    const text = "self.l.map(x, x == 'y' || x != self.s)";
-    const expr = prepare(text, VARS) as Expr;
-    for (let limit = 0; limit <= 30; limit++) expect(compare(text, expr, SELVES, limit).differences).toEqual([]);
-    for (let work = 0; work <= 40; work++) expect(compare(text, expr, SELVES, 1_000_000, work).differences).toEqual([]);
+    const soleInts = (name: string) => (ENV.funcs.find(name) as unknown as MeteredOverloads).sole(undefined, [1n, 2n]);
+    expect(soleInts("_==_")?.impl).toBe(celEquals);
+    expect(soleInts("_!=_")?.impl).toBe(celNotEquals);
+    // cost and work running out at each point of a comparison: its cost, then the work of unequal values
+    for (const text of ["self.l.map(x, x == 'y' || x != self.s)", "self.il.map(x, x == 1 || x != self.i)"]) {
+      const expr = prepare(text, VARS) as Expr;
+      for (let limit = 0; limit <= 30; limit++) expect(compare(text, expr, SELVES, limit).differences).toEqual([]);
+      for (let work = 0; work <= 40; work++)
+        expect(compare(text, expr, SELVES, 1_000_000, work).differences).toEqual([]);
+    }
   });
 
   test("one-argument calls that answer their argument (dyn, double of a double) without the call, through it otherwise", () => {

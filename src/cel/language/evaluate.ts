@@ -8,7 +8,7 @@
  * for `x + [e]` on a plain list, how `map` and `filter` add an item, which
  * appends it as list `+` would, with the same charges, without the one-item
  * list or the dispatch, and which `map` and `filter` themselves do in one
- * array made a list at the end; for `==` and `!=` of two strings, compared with the
+ * array made a list at the end; for `==` and `!=` of two strings or two ints, compared with the
  * same charges without the dispatch; and for `dyn(x)` (or another call whose
  * overload is the identity) of a string, number, bool or null, answered with
  * the same charges without the call); the planner's attributes and
@@ -566,14 +566,18 @@ class Compiler {
             const out = call(id, undefined, x);
             return out !== undefined ? out : none(undefined, [x]);
           };
-        const same = name === "_==_" || name === "_!=_" ? stringEquality(d) : undefined;
-        if (same !== undefined)
+        const equality = name === "_==_" || name === "_!=_";
+        const strings = equality ? scalarEquality<string>(d, "") : undefined;
+        const ints = equality ? scalarEquality<bigint>(d, 0n) : undefined;
+        if (strings !== undefined || ints !== undefined)
           return (f) => {
             const x = a(f);
             if (isError(x)) return x;
             const y = b(f);
             if (isError(y)) return y;
-            if (typeof x === "string" && typeof y === "string") return same(id, x, y);
+            if (typeof x === "string") {
+              if (typeof y === "string" && strings !== undefined) return strings(id, x, y);
+            } else if (typeof x === "bigint" && typeof y === "bigint" && ints !== undefined) return ints(id, x, y);
             const out = call(id, undefined, x, y);
             return out !== undefined ? out : none(undefined, [x, y]);
           };
@@ -1032,13 +1036,18 @@ class Compiler {
 }
 
 /**
- * `==` or `!=` of two strings, when the dispatch calls celEquals or its
- * negation alone for them: charged as the call is (its cost, then the one
- * unit of work celEquals charges for values not identical, an error value
- * if that runs out), without the dispatch's type lookups. Undefined otherwise.
+ * `==` or `!=` of two strings (or two ints, as `sample`'s type), when the
+ * dispatch calls celEquals or its negation alone for them: charged as the
+ * call is (its cost, then the one unit of work celEquals charges for values
+ * not identical, an error value if that runs out), without the dispatch's
+ * type lookups; two such values are equal when identical. Undefined
+ * otherwise.
  */
-function stringEquality(d: Dispatch): ((id: number, x: string, y: string) => unknown) | undefined {
-  const sole = d.sole?.(undefined, ["", ""]);
+function scalarEquality<T extends string | bigint>(
+  d: Dispatch,
+  sample: T,
+): ((id: number, x: T, y: T) => unknown) | undefined {
+  const sole = d.sole?.(undefined, [sample, sample]);
   if (sole === undefined || (sole.impl !== celEquals && sole.impl !== celNotEquals)) return undefined;
   const { cost, built } = sole;
   const equal = sole.impl === celEquals;
