@@ -426,6 +426,28 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
       expect(compare(text, expr, SELVES, 1_000_000, work).differences).toEqual([]);
   });
 
+  test("a constant index of kunion's own lists read at once, of other values as the planner reads it", () => {
+    const texts = [
+      "[self.l[0], self.l[2], self.il[1]]",
+      "self.l[3]",
+      "self.l[-1]",
+      "dyn(self.l)[1.0]",
+      "dyn(self.l)[1.5]",
+      "self.spec.ports[0].name",
+      "self.l.filter(x, x != 'x')[1]",
+      "self.l.filter(x, x != 'x')[2]",
+      "self.l.filter(x, false)[0]",
+      "self.il.map(x, x * 2)[-1]",
+      "dyn(self.il.map(x, x))[2.0]",
+      "dyn(self.m)[0]",
+      "dyn(self.s)[0]",
+      "{0: 'a'}[0]",
+      "self.s.split(' ')[1]",
+      "self[0]",
+    ];
+    expectAgreement(texts);
+  });
+
   test("map literals of a few entries, read as @bufbuild/cel's maps are, quirks included", () => {
     const texts = [
       "{'a': dyn(null), 'b': 1}.size()",

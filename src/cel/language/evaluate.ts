@@ -46,7 +46,7 @@ import { plainType } from "../cost/cost.js";
 import { chargeWork, currentMeter } from "../cost/meter.js";
 import { type Expr, qualifiedName } from "./checker.js";
 import { VAR } from "./syntax.js";
-import { ArrayValue, celEquals, celNotEquals, LiteralMap, listAdd } from "./values.js";
+import { ArrayValue, celEquals, celNotEquals, ListValue, LiteralMap, listAdd } from "./values.js";
 
 /** An evaluation's state: the bindings at 0, then one slot per comprehension variable. */
 type Frame = unknown[];
@@ -221,8 +221,16 @@ function byKey(o: unknown, key: unknown, id: number): unknown {
 /** `o[k]` for a constant `k`: the access chosen once, as the planner chooses it. */
 function constantAccess(k: unknown, id: number): (o: unknown) => unknown {
   if (typeof k === "string") return (o) => byName(o, k, id);
-  if (typeof k === "bigint" || typeof k === "number" || typeof k === "boolean" || isCelUint(k))
-    return (o) => byKey(o, k, id);
+  if (typeof k === "bigint" || typeof k === "number") {
+    // kunion's own lists (a filter's result, a JSON array) read at once, without asking whether they are maps
+    const n = Number(k);
+    return (o) => {
+      if (!(o instanceof ArrayValue || o instanceof ListValue)) return byKey(o, k, id);
+      const v = o.get(n);
+      return v === undefined ? outOfBounds(id, n) : v;
+    };
+  }
+  if (typeof k === "boolean" || isCelUint(k)) return (o) => byKey(o, k, id);
   const error = celError("unsupported key type", id);
   return () => error;
 }
