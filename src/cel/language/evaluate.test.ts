@@ -478,6 +478,19 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
       "{dyn([1][5]): 1}",
       "{dyn(1.5): 1}",
       "{dyn([1]): 1}",
+      // constant keys, found once
+      "{1: self.s, 2: self.t}",
+      "{1u: self.s, 2u: self.t}",
+      "{true: self.i, false: self.n}",
+      "{2.0: self.l, 3.0: self.s}",
+      "{2.0: self.s, 2.0: self.t}",
+      "{2.0: self.s, 2.5: self.t}",
+      "{1u: self.s, 1u: self.t}",
+      "{'a': self.s, 'b': [1][5], 'c': self.i}",
+      "{'a': self.s, 'b': timestamp('2024-01-01T00:00:00Z')}.b",
+      "self.l.map(x, {'k': x, 'n': x + '!'})",
+      "self.l.map(x, {'k': x}) == self.l.map(y, {'k': y})",
+      "{'a': self.s, 'b': 2.5}.map(k, k)",
     ];
     expectAgreement(texts);
   });

@@ -790,6 +790,28 @@ class Compiler {
         }
         return celMap(out as never);
       };
+    // Distinct constant keys (a literal's usual shape): found once, one array that every map made here shares
+    // (mapKey makes no NaN, the one key indexOf and a Map's SameValueZero tell apart differently)
+    const keyExprs = st.entries.map((en) => en.keyKind.value as Expr);
+    const constantKeys = keyExprs.every((k) => k.exprKind.case === "constExpr")
+      ? keyExprs.map((k) => mapKey(constant(k as Expr & { exprKind: { case: "constExpr" } }), id))
+      : [];
+    if (
+      constantKeys.length === keyRuns.length &&
+      constantKeys.every((k, i) => !isError(k) && constantKeys.indexOf(k) === i)
+    )
+      return (f) => {
+        const values: unknown[] = [];
+        let plain = true;
+        for (let i = 0; i < valueRuns.length; i++) {
+          const v = (valueRuns[i] as Run)(f);
+          if (isError(v)) return v;
+          values.push(v);
+          if (plain && !isCelValue(v)) plain = false;
+        }
+        if (plain) return new LiteralMap(constantKeys, values as CelValue[]);
+        return celMap(new Map(constantKeys.map((k, i) => [k, values[i]])) as never);
+      };
     return (f) => {
       const keys: unknown[] = [];
       const values: unknown[] = [];
