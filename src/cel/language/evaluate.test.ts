@@ -547,6 +547,36 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
     }
   });
 
+  test("a declared variable left unbound is unresolved, read alone, selected from, indexed or chosen by ?:", () => {
+    const texts = [
+      "oldSelf",
+      "oldSelf.spec.schedule",
+      "has(oldSelf.spec)",
+      "(self.i == 3 ? oldSelf : self).spec",
+      "self.i == 3 ? oldSelf : self",
+      "self.i == 3 ? oldSelf.a : self",
+      "oldSelf[0]",
+      "(self.i == 3 ? oldSelf : self)[0]",
+      "(self.i == 3 ? oldSelf : self)['spec']",
+      "oldSelf[self.i]",
+      "oldSelf['spec'].x",
+      "[oldSelf.a, oldSelf[1]].size()",
+      "self.l.map(x, oldSelf.a)",
+      "cel.bind(o, oldSelf, o.a)",
+    ];
+    for (const text of texts) {
+      const expr = prepare(text, VARS) as Expr;
+      const compiled = compile(expr, ENV, TICK);
+      const planned = plan(ENV, expr) as unknown as (b: Record<string, unknown>) => unknown;
+      for (const self of SELVES) {
+        const bindings = () => ({ self: dynValue(self) });
+        expect(runOnce(compiled, bindings, 1_000_000, 200_000), text).toEqual(
+          runOnce(planned, bindings, 1_000_000, 200_000),
+        );
+      }
+    }
+  });
+
   test("random expressions over random JSON", () => {
     let checked = 0;
     fc.assert(

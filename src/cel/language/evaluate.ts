@@ -329,7 +329,7 @@ class Compiler {
       case "selectExpr": {
         const { operand, field, testOnly } = k.value;
         if (operand === undefined) throw new Unsupported("select without operand");
-        if (!testOnly) return this.evaluated(this.attr(e, scope, false), id);
+        if (!testOnly) return this.attr(e, scope, false, true);
         // has(): the operand resolved without the field; unresolved is absent.
         const of = isAttribute(operand) ? this.attr(operand, scope, false) : this.value(operand, scope);
         return (f) => {
@@ -340,7 +340,7 @@ class Compiler {
         };
       }
       case "callExpr":
-        if (isAttribute(e)) return this.evaluated(this.attr(e, scope, false), id);
+        if (isAttribute(e)) return this.attr(e, scope, false, true);
         return this.call(id, k.value, scope);
       case "listExpr":
       case "structExpr": {
@@ -359,14 +359,6 @@ class Compiler {
       default:
         throw new Unsupported(`expression ${k.case}`);
     }
-  }
-
-  /** An attribute evaluated: unresolved is an error. */
-  private evaluated(attr: Run, id: number): Run {
-    return (f) => {
-      const v = attr(f);
-      return v === undefined ? unresolved(id) : v;
-    };
   }
 
   /**
@@ -393,11 +385,17 @@ class Compiler {
     };
   }
 
-  /** An attribute (identifier, select, index, conditional) resolved; `accessed`: a field or index is taken from it. */
-  private attr(e: Expr, scope: ReadonlyMap<string, number>, accessed: boolean): Run {
+  /**
+   * An attribute (identifier, select, index, conditional) resolved;
+   * `accessed`: a field or index is taken from it. `asValue`: its value,
+   * unresolved being an error, answered by the same closure rather than
+   * one more around it.
+   */
+  private attr(e: Expr, scope: ReadonlyMap<string, number>, accessed: boolean, asValue = false): Run {
     const id = Number(e.id);
     const k = e.exprKind;
-    if (k.case === "identExpr") return this.ident(k.value.name, id, scope, accessed ? "accessed" : "attr");
+    if (k.case === "identExpr")
+      return this.ident(k.value.name, id, scope, asValue ? "value" : accessed ? "accessed" : "attr");
     if (k.case === "selectExpr") {
       // `a.b.c`: the fields selected in turn by one closure rather than one per select
       const fields: string[] = [];
@@ -410,6 +408,16 @@ class Compiler {
         root = r.value.operand;
       }
       const of = this.operand(root, scope);
+      if (asValue)
+        return (f) => {
+          let o = of(f);
+          for (let i = 0; i < fields.length; i++) {
+            if (o === undefined) return unresolved(id);
+            if (isError(o)) return o;
+            o = byName(o, fields[i] as string, ids[i] as number);
+          }
+          return o === undefined ? unresolved(id) : o;
+        };
       return (f) => {
         let o = of(f);
         for (let i = 0; i < fields.length; i++) {
@@ -427,6 +435,16 @@ class Compiler {
       const branch = (x: Expr) => (isAttribute(x) ? this.attr(x, scope, accessed) : this.value(x, scope));
       const yes = branch(args[1] as Expr);
       const no = branch(args[2] as Expr);
+      if (asValue)
+        return (f) => {
+          const c = cond(f);
+          let v: unknown;
+          if (c === true) v = yes(f);
+          else if (c === false) v = no(f);
+          else if (isError(c)) return c;
+          else return celError(`found no matching overload for _?_:_ applied to '(${celType(c as never).name})'`, id);
+          return v === undefined ? unresolved(id) : v;
+        };
       return (f) => {
         const c = cond(f);
         if (c === true) return yes(f);
@@ -443,6 +461,14 @@ class Compiler {
     const of = this.operand(operand, scope);
     if (index.exprKind.case === "constExpr") {
       const access = constantAccess(constant(index as Expr & { exprKind: { case: "constExpr" } }), at);
+      if (asValue)
+        return (f) => {
+          const o = of(f);
+          if (o === undefined) return unresolved(id);
+          if (isError(o)) return o;
+          const v = access(o);
+          return v === undefined ? unresolved(id) : v;
+        };
       return (f) => {
         const o = of(f);
         if (o === undefined || isError(o)) return o;
@@ -450,6 +476,16 @@ class Compiler {
       };
     }
     const key = this.value(index, scope);
+    if (asValue)
+      return (f) => {
+        const o = of(f);
+        if (o === undefined) return unresolved(id);
+        if (isError(o)) return o;
+        const kv = key(f);
+        if (isError(kv)) return kv;
+        const v = byKey(o, kv, at);
+        return v === undefined ? unresolved(id) : v;
+      };
     return (f) => {
       const o = of(f);
       if (o === undefined || isError(o)) return o;
