@@ -52,6 +52,11 @@ describe("standard library and macros (as the corpus uses them)", () => {
     holds("self.s.startsWith('He') && self.s.endsWith('ld') && self.s.contains('o.W')", self);
     holds("self.s.lowerAscii() == 'hello.world' && self.s.upperAscii() == 'HELLO.WORLD'", self);
     holds("self.t.split('/') == ['a', 'b', 'c'] && self.t.split('/')[0].size() < 253", self);
+    // split answers kunion's own list (values.ts ArrayValue): a list to every function, like a literal
+    holds("type(self.t.split('/')) == list && self.t.split('/', 2) == ['a', 'b/c'] && 'b' in self.t.split('/')", self);
+    holds("self.t.split('/') + ['d'] == ['a', 'b', 'c', 'd'] && self.t.split('/').join('-') == 'a-b-c'", self);
+    holds("self.t.split('/').map(x, x + x) == ['aa', 'bb', 'cc'] && self.t.split('/').size() == 3", self);
+    holds("[self.t.split('/'), ['a', 'b', 'c']].all(l, l == self.t.split('/')) && self.t.split('/') != ['a']", self);
     holds("self.s.substring(6) == 'World' && self.s.substring(0, 5) == 'Hello'", self);
     holds("self.s.indexOf('o') == 4 && self.s.lastIndexOf('o') == 7 && self.s.charAt(1) == 'e'", self);
     holds("self.s.replace('o', '0') == 'Hell0.W0rld' && '  x '.trim() == 'x'", self);

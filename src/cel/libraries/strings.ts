@@ -6,9 +6,11 @@
  * characters took seconds), stops after as many replacements as the string
  * has characters and does nothing for a negative count; its split follows
  * JavaScript's limit, which drops the rest instead of keeping it in the last
- * item. Both are linear here. `reverse` (version 3) @bufbuild/cel lacks.
+ * item. Both are linear here, and split answers kunion's own list
+ * (ArrayValue), whose items are read as they are, where @bufbuild/cel's list
+ * converts each on every read. `reverse` (version 3) @bufbuild/cel lacks.
  */
-import { celList } from "@bufbuild/cel";
+import { ArrayValue, asCel } from "../language/values.js";
 import { builtin, type Declaration, declare } from "./declaration.js";
 
 /** Go's strings.Replace: the first `n` occurrences (all when n < 0); "" matches before each code point and at the end. */
@@ -100,10 +102,10 @@ strings.quote(string) -> string
     },
   ),
   declare("string.split(string) -> list<string>", function (this: string, sep: string) {
-    return celList(splitN(this, sep, -1));
+    return asCel(new ArrayValue(splitN(this, sep, -1)));
   }),
   declare("string.split(string, int) -> list<string>", function (this: string, sep: string, n: bigint) {
-    return celList(splitN(this, sep, countOf(n)));
+    return asCel(new ArrayValue(splitN(this, sep, countOf(n))));
   }),
   declare("string.reverse() -> string", function (this: string) {
     return [...this].reverse().join("");
