@@ -5,9 +5,9 @@
  * `kunion.dev/conversion-data` annotation of the output and restored by the conversion back.
  *
  * Copies: a declared spoke's step copies its input only along the paths its rules write (a trie built once per
- * spoke) and shares the rest, and its round trip is compared only along those paths; the last step works on a
- * whole copy instead, so the result never shares with the object given, which is never changed, unless the
- * caller lets it share (ConvertOptions.share).
+ * spoke) and shares the rest, and its round trip is compared only along those paths. The object given is never
+ * changed; unless the caller lets the result share with it (ConvertOptions.share), the steps start from a whole
+ * copy of it, so the result shares nothing with it.
  *
  * Choice for one-way `set` rules whose inverse does not reproduce the input (kubebuilder's `@hourly`, double
  * spaces, an explicit `*`): the original is kept in the annotation, so the round trip is lossless; when the way
@@ -166,13 +166,13 @@ function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion,
     throw new Failure(
       `${subject.who()}: cannot convert to unknown apiVersion ${JSON.stringify(toApiVersion)}: known versions are ${list()}`,
     );
-  if (av === toApiVersion) return object;
-  // Unless it may share, the last step's result is the caller's own: it works on a whole copy of its input, where
-  // an earlier step's result shares with the object given what it did not write.
+  // Unless it may share, the result is the caller's own, even for an object already at the target: the steps,
+  // which share with their input what they do not write, start from a whole copy.
+  let cur = share ? object : clone(object);
+  if (av === toApiVersion) return cur;
   const hub = table.hub;
-  let cur = object;
-  if (from !== hub) cur = step(cur, from, hub, subject, !share && to === hub);
-  if (to !== hub) cur = step(cur, hub, to, subject, !share);
+  if (from !== hub) cur = step(cur, from, hub, subject);
+  if (to !== hub) cur = step(cur, hub, to, subject);
   return cur;
 }
 
@@ -188,17 +188,15 @@ interface Converted {
 
 /**
  * One direction of a spoke over `input`, which it must not change. A declared spoke works on a copy of `input`
- * made whole when `own` (the result is the caller's), otherwise only where its rules, and the engine at the
- * `restored` fields, write: the rest of the result is then shared with `input`. Any other spoke
- * (defineConversion's functions) is given a whole copy, so a function that edits its argument in place cannot
- * touch the input.
+ * made only where its rules, and the engine at the `restored` fields, write: the rest of the result is shared
+ * with `input`. Any other spoke (defineConversion's functions) is given a whole copy, so a function that edits
+ * its argument in place cannot touch the input.
  */
 function run(
   spoke: SpokeConversion,
   toHub: boolean,
   input: JsonObject,
   version: Version,
-  own: boolean,
   restored?: readonly DataPath[],
 ): Converted {
   const d = declaredRules(spoke);
@@ -206,7 +204,7 @@ function run(
   let writtenAt: WriteTrie | undefined;
   if (d !== undefined) {
     writtenAt = restored === undefined ? d.trie : writeTrie([...d.written, ...restored]);
-    out = applyRules(d, toHub, own ? clone(input) : copyForWriting(input, writtenAt), input);
+    out = applyRules(d, toHub, copyForWriting(input, writtenAt), input);
   } else {
     const arg = clone(input);
     out = toHub ? spoke.toHub(arg) : spoke.fromHub(arg);
@@ -276,10 +274,10 @@ function changedMetadata(before: JsonValue | undefined, after: JsonValue | undef
 }
 
 /**
- * One step toward or away from the hub. `input` is not changed (it may be the caller's object). The result is
- * all its own when `own`; otherwise it shares with `input` what neither the rules nor the step write.
+ * One step toward or away from the hub. `input` is not changed (it may be the caller's object); the result
+ * shares with it what neither the rules nor the step write.
  */
-function step(input: JsonObject, fromV: Version, toV: Version, subject: Subject, own: boolean): JsonObject {
+function step(input: JsonObject, fromV: Version, toV: Version, subject: Subject): JsonObject {
   const c = subject.c;
   const toHub = toV.name === c.hub;
   const spoke = c.spokes.get(toHub ? fromV.name : toV.name) as SpokeConversion;
@@ -308,7 +306,6 @@ function step(input: JsonObject, fromV: Version, toV: Version, subject: Subject,
       toHub,
       clean,
       toV,
-      own,
       restoring?.map((f) => f.path),
     );
   } catch (e) {
@@ -326,7 +323,7 @@ function step(input: JsonObject, fromV: Version, toV: Version, subject: Subject,
   // Losslessness: convert the output back and keep in the annotation whatever does not come back.
   let back: Converted;
   try {
-    back = run(spoke, !toHub, out, fromV, false);
+    back = run(spoke, !toHub, out, fromV);
   } catch (e) {
     throw failure(e, `${what()}: the result cannot be converted back to ${source}, refusing a lossy conversion`);
   }
