@@ -155,6 +155,22 @@ describe("@bufbuild/cel internals", () => {
       expect(typeof (f as unknown as { _impl: unknown })._impl, f.id).toBe("function");
   });
 
+  test("the standard `in` of a string on a map, overload @in(string,map), is map.has(value) (language/evaluate.ts calls has itself)", () => {
+    const inMap = [...celEnv().funcs].find((f) => f.id === "@in(string,map)") as unknown as {
+      _impl: (value: unknown, map: unknown) => unknown;
+    };
+    const asked: unknown[] = [];
+    const map = {
+      has: (k: unknown) => {
+        asked.push(k);
+        return k === "a";
+      },
+    };
+    expect(inMap._impl("a", map)).toBe(true);
+    expect(inMap._impl("b", map)).toBe(false);
+    expect(asked).toEqual(["a", "b"]);
+  });
+
   test("a declared implementation replaces @bufbuild/cel's of the same signature (function ids)", () => {
     // `matches`, `_==_`, list `+`, the strings extension's `replace` and `split`: had @bufbuild/cel's ids
     // changed, its own would stay beside ours and be tried first.

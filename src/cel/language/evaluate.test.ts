@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type CelValue, isCelError, isCelList, isCelMap, isCelType, isCelUint, plan } from "@bufbuild/cel";
+import { type CelValue, celEnv, isCelError, isCelList, isCelMap, isCelType, isCelUint, plan } from "@bufbuild/cel";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { parse as parseYaml } from "yaml";
@@ -392,6 +392,45 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
       const expr = prepare(text, VARS) as Expr;
       for (let limit = 0; limit <= 30; limit++) expect(compare(text, expr, SELVES, limit).differences).toEqual([]);
       for (let work = 0; work <= 40; work++)
+        expect(compare(text, expr, SELVES, 1_000_000, work).differences).toEqual([]);
+    }
+  });
+
+  test("`in` of a string on kunion's own maps without the dispatch, and through it otherwise", () => {
+    const texts = [
+      "'k' in self.m",
+      "'x' in self.m",
+      "self.s in self.m",
+      "'app' in self.metadata.labels && !('x' in self.metadata.labels)",
+      "'spec' in self",
+      "'k' in {'k': 1}",
+      "'k' in {'k': null}",
+      "'j' in {'k': 1, 'j': dyn(self.s)}",
+      "'a' in {'a': timestamp('2024-01-01T00:00:00Z')}",
+      "1 in {1: 'a'}",
+      "'k' in {dyn(1): 'a'}",
+      "'a' in self.l",
+      "'a' in dyn(self.s)",
+      "dyn([1][5]) in self.m",
+      "'k' in dyn([1][5])",
+      "dyn(1) in self.m",
+      "self.l.map(x, x in self.m)",
+      "['k', 'x', '@daily'].map(k, k in self.m ? self.m[k] : '*').join(' ')",
+      "cel.bind(s, self.metadata.labels, ['app', 'x'].map(k, k in s ? s[k] : '*').join(' '))",
+    ];
+    expectAgreement(texts);
+    // what the evaluator asks before it calls has itself: @bufbuild/cel's own `in` of a string on a map, alone
+    const standard = [...celEnv().funcs].find((f) => f.id === "@in(string,map)") as unknown as { _impl: unknown };
+    const sole = (ENV.funcs.find("@in") as unknown as MeteredOverloads).sole(undefined, ["a", dynValue({})]);
+    expect(sole?.impl).toBe(standard._impl);
+    // cost and work running out at each point, on a JSON map and on a literal
+    for (const text of [
+      "['k', 'x', '@daily'].map(k, k in self.m ? self.m[k] : '*').join(' ')",
+      "['k', 'x'].map(k, k in {'k': self.s, 'j': 1})",
+    ]) {
+      const expr = prepare(text, VARS) as Expr;
+      for (let limit = 0; limit <= 30; limit++) expect(compare(text, expr, SELVES, limit).differences).toEqual([]);
+      for (let work = 0; work <= 30; work++)
         expect(compare(text, expr, SELVES, 1_000_000, work).differences).toEqual([]);
     }
   });

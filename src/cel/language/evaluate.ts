@@ -9,7 +9,8 @@
  * appends it as list `+` would, with the same charges, without the one-item
  * list or the dispatch, and which `map` and `filter` themselves do in one
  * array made a list at the end; for `==` and `!=` of two strings or two ints, compared with the
- * same charges without the dispatch; and for `dyn(x)` (or another call whose
+ * same charges without the dispatch; for `in` of a string on kunion's own maps, their `has` with
+ * the same charges without the dispatch; and for `dyn(x)` (or another call whose
  * overload is the identity) of a string, number, bool or null, answered with
  * the same charges without the call); the planner's attributes and
  * per-iteration activations become slots of one array (`cel.bind`, a loop
@@ -46,7 +47,7 @@ import { plainType } from "../cost/cost.js";
 import { chargeWork, currentMeter } from "../cost/meter.js";
 import { type Expr, qualifiedName } from "./checker.js";
 import { VAR } from "./syntax.js";
-import { ArrayValue, celEquals, celNotEquals, ListValue, LiteralMap, listAdd } from "./values.js";
+import { ArrayValue, celEquals, celNotEquals, ListValue, LiteralMap, listAdd, MapView } from "./values.js";
 
 /** An evaluation's state: the bindings at 0, then one slot per comprehension variable. */
 type Frame = unknown[];
@@ -71,8 +72,9 @@ export class Unsupported extends Error {}
 
 // @bufbuild/cel answers `[]` and `{}` with one list and one map each time: `==` takes identical values as
 // equal without charging work (values.ts celEquals), so an empty literal must be that same value here.
-const EMPTY_LIST = plan(celEnv(), parse("[]"))();
-const EMPTY_MAP = plan(celEnv(), parse("{}"))();
+const STANDARD = celEnv();
+const EMPTY_LIST = plan(STANDARD, parse("[]"))();
+const EMPTY_MAP = plan(STANDARD, parse("{}"))();
 /** A list of one item, what `x + [v]`'s charges are computed on (they read sizes and kinds, not items). */
 const ONE_ITEM = celList([null]);
 
@@ -625,6 +627,17 @@ class Compiler {
             const out = call(id, undefined, x, y);
             return out !== undefined ? out : none(undefined, [x, y]);
           };
+        const has = name === "@in" ? membership(d) : undefined;
+        if (has !== undefined)
+          return (f) => {
+            const x = a(f);
+            if (isError(x)) return x;
+            const y = b(f);
+            if (isError(y)) return y;
+            if (typeof x === "string" && (y instanceof MapView || y instanceof LiteralMap)) return has(id, x, y);
+            const out = call(id, undefined, x, y);
+            return out !== undefined ? out : none(undefined, [x, y]);
+          };
         return (f) => {
           const x = a(f);
           if (isError(x)) return x;
@@ -1127,6 +1140,39 @@ function scalarEquality<T extends string | bigint>(
       return celError(e, id);
     }
     return !equal;
+  };
+}
+
+/** The implementation of @bufbuild/cel's standard overload `overloadId` (its `_impl`, canary.test.ts). */
+function standardImpl(overloadId: string): unknown {
+  for (const f of STANDARD.funcs) if (f.id === overloadId) return (f as unknown as { _impl?: unknown })._impl;
+  return undefined;
+}
+
+/** @bufbuild/cel's `in` of a string on a map: `map.has(value)` (canary.test.ts). */
+const IN_MAP = standardImpl("@in(string,map)");
+
+/**
+ * `x in m` of a string on one of kunion's own maps (MapView's kinds, a
+ * LiteralMap), when the dispatch calls @bufbuild/cel's own `in` alone for a
+ * string and a map: charged as the call is (its cost, which a map's size
+ * does not change, and what it builds, before it runs; the differential
+ * test holds both), then the map's `has`, without the dispatch's type
+ * lookups. Undefined otherwise.
+ */
+function membership(d: Dispatch): ((id: number, x: string, m: MapView | LiteralMap) => unknown) | undefined {
+  const sole = d.sole?.(undefined, ["", EMPTY_MAP]);
+  if (sole === undefined || IN_MAP === undefined || sole.impl !== IN_MAP) return undefined;
+  const cost = sole.cost("", EMPTY_MAP);
+  const built = sole.built("", EMPTY_MAP);
+  return (id, x, m) => {
+    currentMeter()?.charge(cost, built);
+    try {
+      return m.has(x);
+    } catch (e) {
+      // as the dispatch's direct call answers what an implementation throws
+      return celError(e, id);
+    }
   };
 }
 
