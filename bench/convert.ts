@@ -9,9 +9,7 @@
  * deadlineSeconds and concurrencyPolicy a struct {value}; the objects are the
  * tutorial's v1 sample with varied schedules (one in five, @hourly, is kept in
  * the annotation on the way to the hub). A third line times the same two hops with a CEL-free v1 (the schedule
- * wrapped into the hub's struct instead of parsed by CEL), so the engine's own cost is printed apart. The
- * webhook's two hops are also timed alone against the deep copy timed alone, which runs faster away from the
- * conversion's garbage: the ratio depends on that choice, and both are printed.
+ * wrapped into the hub's struct instead of parsed by CEL), so the engine's own cost is printed apart.
  * Each figure is the median over KUNION_CONVERT_RUNS (default 3) processes, its range beside it: the same code
  * measures ±0.4 apart from one process to the next (heap layout, compiled code), more than the margins it decides.
  * Run: npm run bench
@@ -21,7 +19,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileExpression, evaluateExpression } from "../src/cel/index.js";
 import { clone, convert, type JsonObject, type JsonValue, parseSource, readConversion } from "../src/index.js";
-import { median, medianPair } from "./measure.js";
+import { medianPair } from "./measure.js";
 
 interface Round {
   objects: number;
@@ -33,8 +31,6 @@ interface Round {
   owned: number;
   cel: number;
   celFree: number;
-  /** the shared two hops and the deep copy each timed alone, after the pairs */
-  sharedAlone: number;
 }
 
 if (process.env.KUNION_CONVERT_ROUND === undefined) {
@@ -49,20 +45,19 @@ if (process.env.KUNION_CONVERT_ROUND === undefined) {
     rounds.push(JSON.parse(r.stdout) as Round);
   }
   const sorted = (k: keyof Round) => rounds.map((r) => r[k]).sort((a, b) => a - b);
-  const middle = (k: keyof Round) => sorted(k)[Math.floor(runs / 2)] as number;
+  const median = (k: keyof Round) => sorted(k)[Math.floor(runs / 2)] as number;
   const figure = (k: keyof Round) => {
     const xs = sorted(k);
-    return `${middle(k).toFixed(1)} (${(xs[0] as number).toFixed(1)}–${(xs[xs.length - 1] as number).toFixed(1)})`;
+    return `${median(k).toFixed(1)} (${(xs[0] as number).toFixed(1)}–${(xs[xs.length - 1] as number).toFixed(1)})`;
   };
   const failed = Math.max(...rounds.map((r) => r.failed));
   console.log(
-    `${middle("objects")} CronJobs, v1 → v2 (hub) → v3${failed > 0 ? ` (${failed} failed)` : ""}; ratios to a deep copy timed pass for pass with each, medians of ${runs} processes (range)`,
+    `${median("objects")} CronJobs, v1 → v2 (hub) → v3${failed > 0 ? ` (${failed} failed)` : ""}; ratios to a deep copy timed pass for pass with each, medians of ${runs} processes (range)`,
   );
-  console.log(`baseline: deep copy ${middle("copyMs").toFixed(1)} ms per pass`);
+  console.log(`baseline: deep copy ${median("copyMs").toFixed(1)} ms per pass`);
   console.log(
-    `two-hop conversion as the webhook, /v1/convert and the CLI run it (result sharing what it does not write): ${Math.round(middle("perSecond"))} objects/s, ratio to a deep copy ${figure("shared")}`,
+    `two-hop conversion as the webhook, /v1/convert and the CLI run it (result sharing what it does not write): ${Math.round(median("perSecond"))} objects/s, ratio to a deep copy ${figure("shared")}`,
   );
-  console.log(`the same, the two hops and the deep copy each timed alone: ratio ${figure("sharedAlone")}`);
   console.log(
     `two-hop conversion with a result all its own (convert's default): ratio to a deep copy ${figure("owned")}`,
   );
@@ -152,24 +147,42 @@ const [copyCelMs, celMs] = medianPair(
     }
   },
 );
-const deepCopy = () => {
-  for (const o of objects) sink += Object.keys(clone(o)).length;
-};
-/** Two hops over every object with `c`, as the webhook runs them (`share`) or as convert's default does. */
-const hops = (c: typeof conversion, share: boolean) => () => {
-  for (const o of objects) {
-    const r = convert(o, target, c, { share });
-    if (r.object) sink += 1;
-    else failed++;
-  }
-};
-const [copyMs, convertMs] = medianPair(deepCopy, hops(conversion, true));
-const [copyOwnMs, ownMs] = medianPair(deepCopy, hops(conversion, false));
-const [copyEngineMs, engineMs] = medianPair(deepCopy, hops(celFreeConversion, true));
-// Timed alone, the deep copy runs 10-20% faster than between conversion passes (it does not meet their garbage):
-// the same ratio against that baseline, so neither way of timing is the only one shown.
-const copyAloneMs = median(deepCopy, 2000);
-const convertAloneMs = median(hops(conversion, true), 2000);
+const [copyMs, convertMs] = medianPair(
+  () => {
+    for (const o of objects) sink += Object.keys(clone(o)).length;
+  },
+  () => {
+    for (const o of objects) {
+      const r = convert(o, target, conversion, { share: true });
+      if (r.object) sink += 1;
+      else failed++;
+    }
+  },
+);
+const [copyOwnMs, ownMs] = medianPair(
+  () => {
+    for (const o of objects) sink += Object.keys(clone(o)).length;
+  },
+  () => {
+    for (const o of objects) {
+      const r = convert(o, target, conversion);
+      if (r.object) sink += 1;
+      else failed++;
+    }
+  },
+);
+const [copyEngineMs, engineMs] = medianPair(
+  () => {
+    for (const o of objects) sink += Object.keys(clone(o)).length;
+  },
+  () => {
+    for (const o of objects) {
+      const r = convert(o, target, celFreeConversion, { share: true });
+      if (r.object) sink += 1;
+      else failed++;
+    }
+  },
+);
 const round: Round = {
   objects: objects.length,
   failed,
@@ -179,7 +192,6 @@ const round: Round = {
   owned: ownMs / copyOwnMs,
   cel: celMs / copyCelMs,
   celFree: engineMs / copyEngineMs,
-  sharedAlone: convertAloneMs / copyAloneMs,
 };
 process.stdout.write(`${JSON.stringify(round)}\n`);
 if (sink < 0) console.error(sink);
