@@ -214,6 +214,16 @@ function expectAgreement(texts: readonly string[]): void {
   expect(out.differences).toEqual([]);
 }
 
+/** Each text stopped by running out of cost at 0..`costs`, then of work at 0..`works` (every `step`), as plan stops. */
+function expectStopsAgree(texts: readonly string[], costs = 30, works = 30, step = 1): void {
+  for (const text of texts) {
+    const expr = prepare(text, VARS) as Expr;
+    for (let limit = 0; limit <= costs; limit++) expect(compare(text, expr, SELVES, limit).differences).toEqual([]);
+    for (let work = 0; work <= works; work += step)
+      expect(compare(text, expr, SELVES, 1_000_000, work).differences).toEqual([]);
+  }
+}
+
 describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", () => {
   test("every expression in the CEL tests", () => {
     const sources = files(join(root, "src"), /\.test\.ts$/).filter((f) => !f.endsWith("evaluate.test.ts"));
@@ -388,12 +398,7 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
     expect(soleInts("_==_")?.impl).toBe(celEquals);
     expect(soleInts("_!=_")?.impl).toBe(celNotEquals);
     // cost and work running out at each point of a comparison: its cost, then the work of unequal values
-    for (const text of ["self.l.map(x, x == 'y' || x != self.s)", "self.il.map(x, x == 1 || x != self.i)"]) {
-      const expr = prepare(text, VARS) as Expr;
-      for (let limit = 0; limit <= 30; limit++) expect(compare(text, expr, SELVES, limit).differences).toEqual([]);
-      for (let work = 0; work <= 40; work++)
-        expect(compare(text, expr, SELVES, 1_000_000, work).differences).toEqual([]);
-    }
+    expectStopsAgree(["self.l.map(x, x == 'y' || x != self.s)", "self.il.map(x, x == 1 || x != self.i)"], 30, 40);
   });
 
   test("`in` of a string on kunion's own maps without the dispatch, and through it otherwise", () => {
@@ -424,15 +429,10 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
     const sole = (ENV.funcs.find("@in") as unknown as MeteredOverloads).sole(undefined, ["a", dynValue({})]);
     expect(sole?.impl).toBe(standard._impl);
     // cost and work running out at each point, on a JSON map and on a literal
-    for (const text of [
+    expectStopsAgree([
       "['k', 'x', '@daily'].map(k, k in self.m ? self.m[k] : '*').join(' ')",
       "['k', 'x'].map(k, k in {'k': self.s, 'j': 1})",
-    ]) {
-      const expr = prepare(text, VARS) as Expr;
-      for (let limit = 0; limit <= 30; limit++) expect(compare(text, expr, SELVES, limit).differences).toEqual([]);
-      for (let work = 0; work <= 30; work++)
-        expect(compare(text, expr, SELVES, 1_000_000, work).differences).toEqual([]);
-    }
+    ]);
   });
 
   test("one-argument calls that answer their argument (dyn, double of a double) without the call, through it otherwise", () => {
@@ -458,11 +458,7 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
     expect(sole("double", 1n)?.impl).toBeTypeOf("function");
     expect(sole("double", 1n)?.impl).not.toBe(identity);
     // cost and work running out at each point
-    const text = "self.l.map(x, [dyn(null), dyn(x), string(x), dyn(self.i)])";
-    const expr = prepare(text, VARS) as Expr;
-    for (let limit = 0; limit <= 40; limit++) expect(compare(text, expr, SELVES, limit).differences).toEqual([]);
-    for (let work = 0; work <= 50; work += 2)
-      expect(compare(text, expr, SELVES, 1_000_000, work).differences).toEqual([]);
+    expectStopsAgree(["self.l.map(x, [dyn(null), dyn(x), string(x), dyn(self.i)])"], 40, 50, 2);
   });
 
   test("a constant index of kunion's own lists read at once, of other values as the planner reads it", () => {
@@ -575,15 +571,10 @@ describe("the compiled evaluator answers and charges as @bufbuild/cel's plan", (
     ];
     expectAgreement(texts);
     // cost and work running out at each point of the loop, errors inside it included
-    for (const text of [
+    expectStopsAgree([
       "self.l.filter(x, x != 'x').map(y, y + '!')",
       "[dyn(1), dyn('a'), dyn(2), dyn(3)].map(x, x != 2, [1][x - 1])",
-    ]) {
-      const expr = prepare(text, VARS) as Expr;
-      for (let limit = 0; limit <= 30; limit++) expect(compare(text, expr, SELVES, limit).differences).toEqual([]);
-      for (let work = 0; work <= 30; work++)
-        expect(compare(text, expr, SELVES, 1_000_000, work).differences).toEqual([]);
-    }
+    ]);
   });
 
   test("a declared variable left unbound is unresolved, read alone, selected from, indexed or chosen by ?:", () => {
