@@ -215,6 +215,40 @@ describe("the Action on a pull request", () => {
     }
   });
 
+  it("asks the files API through the runner's proxy (http_proxy), as the committed bundle runs", async () => {
+    const repo = repository({}, { "deploy/web.yaml": example("deployment/recreate.yaml") });
+    const rows = [{ filename: "deploy/web.yaml", status: "modified" }];
+    // A forward proxy: requests in absolute form, or a CONNECT tunnel whose socket this server then reads.
+    const proxied: string[] = [];
+    const proxy = createServer((req, res) => {
+      proxied.push(`${req.method} ${req.headers.host}${new URL(req.url ?? "/", "http://x").pathname}`);
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify(rows));
+    });
+    proxy.on("connect", (req, socket, head) => {
+      proxied.push(`CONNECT ${req.url}`);
+      socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      if (head.length > 0) socket.unshift(head);
+      proxy.emit("connection", socket);
+    });
+    await new Promise<void>((ok) => proxy.listen(0, "127.0.0.1", ok));
+    const { port } = proxy.address() as { port: number };
+    try {
+      const missing = "0123456789abcdef0123456789abcdef01234567";
+      // .test never resolves: the API is reached through the proxy or not at all.
+      const run = await runBundle(
+        repo,
+        { token: "t0k" },
+        { baseSha: missing, apiUrl: "http://api.github.test", proxy: `http://127.0.0.1:${port}` },
+      );
+      expect(proxied).toContain("GET api.github.test/repos/acme/demo/pulls/7/files");
+      expect(run.stdout).toContain("the changed files come from the pull-request files API");
+      expect(run.stdout).toMatch(/^::error title=kunion union,file=deploy\/web.yaml,line=15/m);
+    } finally {
+      proxy.close();
+    }
+  });
+
   it("reports a binary .yaml, a 50 MB YAML file and an unreadable one, and checks the rest", async () => {
     const repo = repository(
       {},

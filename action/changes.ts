@@ -5,8 +5,6 @@
  * reads them (src/checkout): inside the workspace, never through a link.
  */
 
-import { getOctokit } from "@actions/github";
-import { GitHub } from "@actions/github/lib/utils";
 import {
   allFiles,
   type Candidates,
@@ -20,6 +18,7 @@ import {
   selectFiles,
 } from "../src/checkout/index.js";
 import type { ChangedFile, Finding, KunionConfig, TextFile } from "../src/index.js";
+import { apiCall, apiClient } from "./github-api.js";
 import type { Inputs, RunContext } from "./inputs.js";
 
 /** The pull-request files API lists at most 3,000 files. */
@@ -45,19 +44,17 @@ export const kubernetesGlobs = (inputs: Inputs, config: KunionConfig): string[] 
 
 /**
  * The pull request's files from the API (`pulls.listFiles`, 100 a page,
- * followed through its Link headers) with @actions/github's client, which
- * goes through the runner's proxy settings.
+ * followed through its Link headers), through the runner's proxy settings.
  */
 async function pullRequestFiles(
   ctx: RunContext,
   token: string,
 ): Promise<{ changes: ChangedPath[]; truncated: boolean }> {
   const [owner = "", repo = ""] = ctx.repository.split("/");
-  const options = { baseUrl: ctx.apiUrl, request: { signal: AbortSignal.timeout(60_000) } };
-  const octokit = token ? getOctokit(token, options) : new GitHub(options);
+  const octokit = apiClient(ctx, token);
   const changes: ChangedPath[] = [];
   let pages = 0;
-  const params = { owner, repo, pull_number: ctx.pullNumber as number, per_page: 100 };
+  const params = { owner, repo, pull_number: ctx.pullNumber as number, per_page: 100, request: apiCall() };
   for await (const page of octokit.paginate.iterator(octokit.rest.pulls.listFiles, params)) {
     for (const r of page.data)
       if (r.status !== "removed") changes.push({ path: r.filename, from: r.previous_filename });

@@ -5,7 +5,6 @@
  * one pull-request review of ```suggestion blocks, and shows them as a diff
  * in the job summary.
  */
-import { getOctokit } from "@actions/github";
 import { type ChangedLines, inDiff, textHunks } from "../src/checkout/index.js";
 import {
   type ChangedFile,
@@ -18,6 +17,7 @@ import {
   type ParsedSource,
   type TextFile,
 } from "../src/index.js";
+import { apiCall, apiClient } from "./github-api.js";
 import type { RunContext } from "./inputs.js";
 
 export interface Fix {
@@ -174,9 +174,9 @@ export async function postSuggestions(
   }
   if (!token) return skip("no token");
   const [owner = "", repo = ""] = ctx.repository.split("/");
-  const octokit = getOctokit(token, { baseUrl: ctx.apiUrl, request: { signal: AbortSignal.timeout(60_000) } });
   try {
-    await octokit.rest.pulls.createReview({
+    await apiClient(ctx, token).rest.pulls.createReview({
+      request: apiCall(),
       owner,
       repo,
       pull_number: ctx.pullNumber,

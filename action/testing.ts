@@ -56,7 +56,7 @@ export interface ActionRun {
   ms: number;
 }
 
-type RunOptions = { baseSha?: string; apiUrl?: string; headRepository?: string };
+type RunOptions = { baseSha?: string; apiUrl?: string; headRepository?: string; proxy?: string };
 
 /**
  * The runner's side of a run on a pull request event: the event file, an
@@ -97,6 +97,8 @@ function runnerEnvironment(
     GITHUB_SHA: repo.headSha,
     RUNNER_TEMP: dir,
   };
+  // The runner passes its proxy settings to every step in these variables.
+  if (options.proxy !== undefined) Object.assign(env, { http_proxy: options.proxy, https_proxy: options.proxy });
   for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
   return env;
 }
