@@ -8,7 +8,13 @@
  * bundle), re-entered with `workerData` marking its role; the check below then serves the
  * parent and parks the rest of the bundle, so the entry's own code (listening, the CLI) never
  * runs in a worker. Run from TypeScript sources (vitest), pass a bundle as `entry`.
+ *
+ * The park would also stop modules a bundle places after this one, so what a worker needs
+ * from module evaluation is imported here: every release's schema tables (the Node server
+ * carries them all), registered before the check below whatever the entry's import order.
  */
+// Evaluated before this module's body, so a parked worker has every release (a bundle's order cannot undo it).
+import "../src/builtins/all-releases.js";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type { TextFile } from "../src/index.js";
 import { type AppOptions, createApp } from "./app.js";

@@ -4,8 +4,6 @@
  * `PORT` (8080), `HOST` (127.0.0.1), HTTPS with `TLS_CERT` and `TLS_KEY` (PEM files), and
  * `KUNION_WORKERS` worker threads (default one per available CPU).
  */
-// The Node server carries every release's tables; the Worker the default's alone (1 MiB bundle limit).
-import "../src/builtins/all-releases.js";
 import { startServer, tlsFromEnv } from "./node-server.js";
 
 const env = process.env;

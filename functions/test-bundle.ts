@@ -1,7 +1,8 @@
 /**
  * For tests only: the worker threads of the Node server run a bundle (node-pool.ts), and
- * vitest runs TypeScript sources, so tests bundle functions/node-server.ts once per process,
- * as `npm run build:server` bundles the server, and pass it as `workerEntry`.
+ * vitest runs TypeScript sources, so tests bundle an entry once per process, as the
+ * package's scripts do: functions/node-server.ts for `workerEntry`, and the CLI
+ * (`kunion serve`, as `npm run build:cli` bundles it).
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,22 +11,31 @@ import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const root = join(import.meta.dirname, "..");
-let bundled: Promise<URL> | undefined;
+const bundled = new Map<string, Promise<URL>>();
 
-export function serverBundle(): Promise<URL> {
-  bundled ??= (async () => {
-    const outfile = join(mkdtempSync(join(tmpdir(), "kunion-server-")), "server.js");
-    await build({
-      entryPoints: [join(root, "functions/node-server.ts")],
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node24",
-      outfile,
-      logLevel: "warning",
-      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-    });
-    return pathToFileURL(outfile);
-  })();
-  return bundled;
+/** The bundle of an entry (a path from the repository's root), built once per process. */
+function bundle(entry: string): Promise<URL> {
+  let made = bundled.get(entry);
+  if (!made) {
+    made = (async () => {
+      const outfile = join(mkdtempSync(join(tmpdir(), "kunion-bundle-")), "bundle.js");
+      await build({
+        entryPoints: [join(root, entry)],
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node24",
+        outfile,
+        logLevel: "warning",
+        banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+      });
+      return pathToFileURL(outfile);
+    })();
+    bundled.set(entry, made);
+  }
+  return made;
 }
+
+export const serverBundle = () => bundle("functions/node-server.ts");
+/** dist/kunion.js as `npm run build:cli` builds it. */
+export const cliBundle = () => bundle("src/cli/bin.ts");
