@@ -25,6 +25,12 @@ export interface CheckOptions extends DiffOptions {
   /** CRDs of the repository beyond the changed ones (configured globs), as text or already parsed. */
   crds?: readonly (TextFile | ParsedFile)[];
   goTypes?: readonly TextFile[];
+  /**
+   * Files the change deletes, with their text at the base: their objects are
+   * old objects too, so an object moved into a new file that git did not pair
+   * with the deleted one still has its base revision.
+   */
+  deleted?: readonly (TextFile | ParsedFile)[];
   unknownFields?: "error" | "warning" | "ignore";
   /** The release to validate for (default the newest). */
   kubernetesVersion?: KubernetesRelease;
@@ -33,8 +39,9 @@ export interface CheckOptions extends DiffOptions {
 /**
  * What a pull request changes, checked as `kunion check` and the Action do:
  * a changed CRD against its base revision (the evolution rules), and every
- * changed manifest validated in full with its base revision as the old
- * object, so an update the API server would refuse is caught; a changed
+ * changed manifest validated in full with its base revision (same kind,
+ * namespace and name, in a changed or a deleted file) as the old object, so
+ * an update the API server would refuse is caught; a changed
  * conversion declaration gets the round-trip check. Each side of each changed
  * file is parsed once (here, or by the caller, who hands the result in), and
  * the CRD comparison, the workspace and the round-trip check read the same
@@ -72,7 +79,11 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
     inputs: files.map((f) => f.after),
     crds: options.crds ?? [],
     goTypes: options.goTypes ?? [],
-    old: files.flatMap((f) => (f.before === undefined ? [] : [f.before])),
+    // A changed file's base revision comes last, so it wins over a deleted file's copy of the same object.
+    old: [
+      ...(options.deleted ?? []).filter((f) => !looksLikeTemplate(f.text)).map(quiet),
+      ...files.flatMap((f) => (f.before === undefined ? [] : [f.before])),
+    ],
     kubernetesVersion: options.kubernetesVersion,
   });
   const validated = validateObjects(workspace.objects, workspace.catalog, {
@@ -85,6 +96,12 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
     if (after.documents.some(isConversion)) findings.push(...checkRoundTrips(after, workspace.catalog.crds));
   }
   return [...findings, ...workspace.findings, ...validated];
+}
+
+/** A deleted file, read for its objects only: what parsing its old text finds is no finding on the change. */
+function quiet(file: TextFile | ParsedFile): ParsedFile {
+  const parsed = "documents" in file ? file : { ...file, ...parseSource(file.text, file.path) };
+  return { ...parsed, findings: [] };
 }
 
 /** Helm and other templates: `{{` outside a comment line. */

@@ -1,10 +1,11 @@
 /**
  * The check of a checkout's change, one for `kunion check` and the Action:
  * the repository's CRDs and Go types read, the core's checkChanges run on
- * the changed files, the configured severities applied, and each removal's
- * finding placed on the hunk that removed it. Every step reads a text through
- * one parser made for the check, so each text is parsed once. Both faces
- * print what this returns, so they give the same findings for the same change.
+ * the changed files (the deleted files' objects among the old objects), the
+ * configured severities applied, and each removal's finding placed on the
+ * hunk that removed it. Every step reads a text through one parser made for
+ * the check, so each text is parsed once. Both faces print what this
+ * returns, so they give the same findings for the same change.
  */
 import {
   applySeverities,
@@ -112,6 +113,7 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
       severities: config.rules,
       crds: parsedCrds,
       goTypes: goTypes.files,
+      deleted: deleted.map((f) => ({ ...f, ...parse(f.text, f.path) })),
       unknownFields: strict ? "error" : "warning",
       kubernetesVersion: change.kubernetesVersion,
     }),
