@@ -127,18 +127,16 @@ function fence(lines: readonly string[]): string {
   return "`".repeat(longest + 1);
 }
 
-/** The fixes as a Markdown section of the job summary: one diff per fix. */
-export function fixesMarkdown(fixes: readonly Fix[], policy: string): string {
-  if (fixes.length === 0) return "";
-  const parts = [`### Suggested fixes (normalization, policy ${policy})`, ""];
-  for (const f of fixes) {
+/** The fixes as a section of the job summary: its heading, and one diff per fix (the summary shows those that fit). */
+export function fixesSection(fixes: readonly Fix[], policy: string): { heading: string; blocks: string[] } {
+  const blocks = fixes.map((f) => {
     const diff = [...f.original.map((l) => `-${l}`), ...f.replacement.map((l) => `+${l}`)];
     const marks = fence(diff);
     const lines = f.startLine === f.endLine ? `line ${f.startLine}` : `lines ${f.startLine}-${f.endLine}`;
-    parts.push(`${f.file.replace(/[\\`*_[\]<>#|~!&]/g, "\\$&")}, ${lines}: normalization ${f.what}`, "");
-    parts.push(`${marks}diff`, ...diff, marks, "");
-  }
-  return parts.join("\n");
+    const title = `${f.file.replace(/[\\`*_[\]<>#|~!&]/g, "\\$&")}, ${lines}: normalization ${f.what}`;
+    return [title, "", `${marks}diff`, ...diff, marks, ""].join("\n");
+  });
+  return { heading: `### Suggested fixes (normalization, policy ${policy})`, blocks };
 }
 
 /** A review comment's body: why, and the ```suggestion block GitHub offers to commit. */

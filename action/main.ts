@@ -13,7 +13,7 @@ import * as core from "@actions/core";
 import { checkCheckout, loadConfig, readBaseline, readInside } from "../src/checkout/index.js";
 import { failsAt, releaseOf, summarize } from "../src/index.js";
 import { collect } from "./changes.js";
-import { fixesMarkdown, postSuggestions, suggestedFixes } from "./fixes.js";
+import { fixesSection, postSuggestions, suggestedFixes } from "./fixes.js";
 import { getInputs, readContext } from "./inputs.js";
 import { annotate, summaryText, writeReports } from "./report.js";
 
@@ -101,7 +101,7 @@ export async function run(): Promise<void> {
         notes: all,
         ctx,
         lines: diffLines,
-        extra: [fixesMarkdown(fixes, policy)],
+        fixes: fixesSection(fixes, policy),
       });
       // Appended as core.summary would, without its cache of the file's path (one per process, not per run).
       appendFileSync(summaryFile, text);

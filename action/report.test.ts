@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Finding, Severity } from "../src/index.js";
-import { limits, pickAnnotations, summaryText } from "./report.js";
+import { type Fix, fixesSection } from "./fixes.js";
+import { limits, pickAnnotations, summaryBudget, summaryText } from "./report.js";
 
 const finding = (severity: Severity, line: number, rule = "schema"): Finding => ({
   type: "FieldValueInvalid",
@@ -81,17 +82,54 @@ describe("the job summary", () => {
     expect(text).not.toMatch(/<table|<img/);
   });
 
-  it("stops before GitHub's 1 MiB and says how many findings are left out", () => {
-    const findings = Array.from({ length: 20_000 }, (_, i) => ({
+  const manyErrors = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
       ...finding("error", i + 1),
       file: `deploy/${i % 50}.yaml`,
       message: `spec.x: Invalid value: ${"y".repeat(60)}`,
     }));
-    const text = summaryText({ findings, summary, notes: [], ctx, extra: ["### Suggested fixes"] });
+  // The fix of a Deployment switched to Recreate, as suggestedFixes gives it.
+  const manyFixes = (n: number) =>
+    fixesSection(
+      Array.from(
+        { length: n },
+        (_, i): Fix => ({
+          file: `deploy/web-${i}.yaml`,
+          startLine: 14,
+          endLine: 17,
+          original: ["    type: Recreate", "    rollingUpdate:", "      maxSurge: 25%", "      maxUnavailable: 25%"],
+          replacement: ["    type: Recreate"],
+          what: "clears `spec.strategy.rollingUpdate`",
+          finding: { ...finding("error", 15, "union"), file: `deploy/web-${i}.yaml` },
+        }),
+      ),
+      "kep",
+    );
+  const fixesShown = (text: string) => text.match(/^```diff$/gm)?.length ?? 0;
+
+  it("stops before GitHub's 1 MiB and says how many findings are left out", () => {
+    const findings = manyErrors(20_000);
+    const text = summaryText({ findings, summary, notes: [], ctx, fixes: manyFixes(1) });
     expect(Buffer.byteLength(text)).toBeLessThan(1024 * 1024);
     const shown = text.match(/^- 🔴 error/gm)?.length ?? 0;
     expect(shown).toBeGreaterThan(1000);
     expect(text).toContain(`\n${20_000 - shown} more finding(s) do not fit in the summary`);
-    expect(text.trimEnd().endsWith("### Suggested fixes")).toBe(true);
+    // The findings come first: the fix has no room left, and the summary says so.
+    expect(text).toContain("### Suggested fixes (normalization, policy kep)");
+    expect(fixesShown(text)).toBe(0);
+    expect(text.trimEnd().endsWith("1 more suggested fix(es) do not fit in the summary.")).toBe(true);
+  });
+
+  it("counts the suggested fixes in the 1 MiB: those that fit after the findings, and how many are left out", () => {
+    const findings = manyErrors(100);
+    const text = summaryText({ findings, summary, notes: [], ctx, fixes: manyFixes(8000) });
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(summaryBudget);
+    expect(text.match(/^- 🔴 error/gm)?.length).toBe(100);
+    expect(text).not.toContain("more finding(s) do not fit");
+    const shown = fixesShown(text);
+    expect(shown).toBeGreaterThan(1000);
+    expect(text.trimEnd().endsWith(`\n${8000 - shown} more suggested fix(es) do not fit in the summary.`)).toBe(true);
+    // What fits is whole: every diff shown is closed.
+    expect(text.match(/^```$/gm)?.length).toBe(shown);
   });
 });

@@ -141,16 +141,18 @@ export interface SummaryInput {
   ctx: RunContext;
   /** The changed lines; undefined: every line counts as changed. */
   lines?: ChangedLines;
-  /** Sections to add at the end (the suggested fixes). */
-  extra?: readonly string[];
+  /** The suggested fixes, after the findings: a heading and one block per fix. */
+  fixes?: { heading: string; blocks: readonly string[] };
 }
 
 /**
  * The job summary, as Markdown that reads at GitHub's content width: one
  * section per file (a heading, not a table column of long paths), the
  * findings on changed lines first, each a list item with its line linked
- * at the head commit. It stops before GitHub's 1 MiB, saying how many
- * findings are left out (all of them are in the findings and SARIF files).
+ * at the head commit; then the suggested fixes. It stops before GitHub's
+ * 1 MiB, saying how many findings and fixes are left out (the findings are
+ * all in the findings and SARIF files): the findings come first, the fixes
+ * get the room they leave.
  */
 export function summaryText(input: SummaryInput): string {
   const { findings, summary, notes, ctx, lines } = input;
@@ -170,8 +172,10 @@ export function summaryText(input: SummaryInput): string {
   const files = [...byFile.entries()].sort((a, b) => rankOf(a[1]) - rankOf(b[1]) || a[0].localeCompare(b[0]));
   const parts: string[] = [head];
   let size = Buffer.byteLength(head);
-  const tail = (input.extra ?? []).join("\n");
-  const budget = summaryBudget - Buffer.byteLength(tail) - 200;
+  const sized = (line: string) => Buffer.byteLength(line) + 1;
+  const fixes = input.fixes && input.fixes.blocks.length > 0 ? input.fixes : undefined;
+  // Room for the "N more" lines, and for the fixes' heading whatever the findings take.
+  const budget = summaryBudget - 200 - (fixes ? sized(fixes.heading) + 200 : 0);
   let shown = 0;
   outer: for (const [file, fs] of files) {
     const sorted = [...fs].sort(order);
@@ -184,7 +188,7 @@ export function summaryText(input: SummaryInput): string {
     if (rest.length > 0)
       block.push(changed.length > 0 ? "\nElsewhere in the file:\n" : "", ...rest.map((f) => item(f, ctx)));
     for (const [i, line] of block.entries()) {
-      const bytes = Buffer.byteLength(line) + 1;
+      const bytes = sized(line);
       if (size + bytes > budget) break outer;
       size += bytes;
       parts.push(line);
@@ -193,9 +197,25 @@ export function summaryText(input: SummaryInput): string {
   }
   const cut = findings.length - shown;
   if (cut > 0) {
-    parts.push(`\n${cut} more finding(s) do not fit in the summary: see the findings file and the SARIF file.`);
+    const line = `\n${cut} more finding(s) do not fit in the summary: see the findings file and the SARIF file.`;
+    parts.push(line);
+    size += sized(line);
   }
-  if (tail) parts.push("", tail);
+  if (fixes) {
+    const heading = `\n${fixes.heading}\n`;
+    parts.push(heading);
+    size += sized(heading);
+    let shownFixes = 0;
+    // Findings first: a fix has room only when every finding is shown.
+    for (const block of cut > 0 ? [] : fixes.blocks) {
+      if (size + sized(block) > summaryBudget - 200) break;
+      parts.push(block);
+      size += sized(block);
+      shownFixes++;
+    }
+    const left = fixes.blocks.length - shownFixes;
+    if (left > 0) parts.push(`${left} more suggested fix(es) do not fit in the summary.`);
+  }
   return `${parts.join("\n")}\n`;
 }
 
