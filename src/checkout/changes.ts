@@ -2,8 +2,9 @@
  * Which files of a checkout to check, with their text now and at the base:
  * one selection for `kunion check` and the Action, so both check the same
  * files of the same change. A changed YAML or JSON file is a Kubernetes file
- * when it names an `apiVersion` (or cannot say: binary); the configured globs
- * add files to that discovery, they never replace it; `ignore` takes files out.
+ * when it names an `apiVersion` (or cannot say: binary), now or at the base;
+ * the configured globs add files to that discovery, they never replace it;
+ * `ignore` takes files out.
  */
 import { createHash } from "node:crypto";
 import { lstatSync, readlinkSync } from "node:fs";
@@ -113,7 +114,10 @@ export function selectFiles(
       `${nonYaml.length} matched file(s) are not YAML or JSON (${nonYaml[0]?.path}${nonYaml.length > 1 ? ", …" : ""}): not checked`,
     );
   }
-  const now: { change: ChangedPath; text: string }[] = [];
+  // Discovery: a YAML file is a Kubernetes file when it says so (or cannot say anything: binary), now or at
+  // the base: a file emptied of its objects is checked too, so what it no longer holds is reported.
+  const kubernetes = (text: string) => /apiVersion|\0/.test(text);
+  const now: { change: ChangedPath; text: string; discovered: boolean }[] = [];
   for (const c of wanted.filter((w) => isKubernetesFileName(w.path))) {
     const read = readInside(root, c.path);
     if (read === undefined) continue;
@@ -121,20 +125,18 @@ export function selectFiles(
       problems.push(read.problem);
       continue;
     }
-    // Discovery: a YAML file is a Kubernetes file when it says so (or cannot say anything: binary).
-    if (!matched(c.path) && !/apiVersion|\0/.test(read.text)) continue;
-    now.push({ change: c, text: read.text });
+    const discovered = matched(c.path) || kubernetes(read.text);
+    if (discovered || c.baseBlob !== undefined) now.push({ change: c, text: read.text, discovered });
   }
   const before = baseTexts(
     root,
     options.base,
     now.map((n) => n.change),
   );
-  const changed = now.map(({ change, text }): ChangedFile => {
-    const old = change.baseBlob === undefined ? undefined : before.get(change.baseBlob);
-    return old === undefined
-      ? { path: change.path, after: text }
-      : { path: change.path, before: old.toString("utf8"), after: text };
+  const changed = now.flatMap(({ change, text, discovered }): ChangedFile[] => {
+    const old = change.baseBlob === undefined ? undefined : before.get(change.baseBlob)?.toString("utf8");
+    if (!discovered && (old === undefined || !kubernetes(old))) return [];
+    return [old === undefined ? { path: change.path, after: text } : { path: change.path, before: old, after: text }];
   });
   return { changed, problems, notes };
 }
