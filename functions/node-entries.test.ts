@@ -1,13 +1,15 @@
 /**
  * The server's entries as users run them: bundled as the package's scripts bundle them and
- * started as processes (`kunion serve`, the CLI's bundle). What a bundle's module order
+ * started as processes (`kunion serve`, the CLI's bundle; `npm start`, functions/node.ts). What a bundle's module order
  * decides (which release tables a worker thread has) only shows here.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { cliBundle } from "./test-bundle.js";
+import { cliBundle, nodeEntryBundle } from "./test-bundle.js";
 
 const root = join(import.meta.dirname, "..");
 const running: ChildProcess[] = [];
@@ -74,4 +76,49 @@ describe("kunion serve (the CLI's bundle)", () => {
       'apiVersion: No schema known: no matches for kind "MutatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1": served from Kubernetes 1.36',
     ]);
   }, 60_000);
+});
+
+/** A folder holding one file. */
+function folderWith(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "kunion-deploy-"));
+  writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+const brokenCrd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: things.example.com}
+spec:
+  group: example.com
+  names: {kind: Thing, plural: things}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: strin}
+`;
+const brokenConversion = "apiVersion: kunion.dev/v1alpha1\nkind: Conversion\nmetadata: {name: x}\nspec: {hub: 3}\n";
+
+describe("npm start (functions/node.ts's bundle) with a broken deployment", () => {
+  it.each([
+    ["CRD", { KUNION_CRDS: folderWith("bad.yaml", brokenCrd) }, 'Unsupported value: "strin"'],
+    ["Conversion", { KUNION_CONVERSIONS: folderWith("c.yaml", brokenConversion) }, "spec.hub"],
+  ])(
+    "prints the %s's findings and exits 2, with no stack trace",
+    async (_, env, finding) => {
+      const ended = await start(await nodeEntryBundle(), [], env);
+      expect(ended.url).toBeUndefined();
+      expect(ended.code).toBe(2);
+      expect(ended.stderr).toMatch(/^kunion: the deployed configuration has errors:\n/);
+      expect(ended.stderr).toContain(finding);
+      // Neither a stack frame nor the warning of a worker thread left parked.
+      expect(ended.stderr).not.toMatch(/^\s+at |unsettled top-level await/m);
+    },
+    60_000,
+  );
 });

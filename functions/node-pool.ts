@@ -56,21 +56,24 @@ export interface Answer {
 type FromWorker = { type: "ready" } | { type: "failed"; message: string } | ({ type: "answer"; id: number } & Answer);
 
 if (!isMainThread && workerData?.role === role) {
-  serveParent(workerData.setup as WorkerSetup);
+  // A worker that could not build the app has told the parent why and ends now: parked with
+  // nothing to wait on, Node would end it anyway, warning of an unsettled top-level await.
+  if (!serveParent(workerData.setup as WorkerSetup)) process.exit(1);
   // Parks the rest of the bundle (the entry's code) for the worker's life; the parent terminates it.
   await new Promise<never>(() => {});
 }
 
-function serveParent(setup: WorkerSetup): void {
+/** Serves the parent's requests; false when the app could not be built (the parent was sent why). */
+function serveParent(setup: WorkerSetup): boolean {
   const port = parentPort;
-  if (!port) return;
+  if (!port) return false;
   const post = (message: FromWorker) => port.postMessage(message);
   let app: ReturnType<typeof createApp>;
   try {
     app = createApp({ ...setup.app, defaults: setup.defaults, conversions: setup.conversions });
   } catch (e) {
     post({ type: "failed", message: (e as Error).message });
-    return;
+    return false;
   }
   port.on("message", async ({ id, request }: { id: number; request: ForwardedRequest }) => {
     let answer: Answer;
@@ -94,6 +97,7 @@ function serveParent(setup: WorkerSetup): void {
     post({ type: "answer", id, ...answer });
   });
   post({ type: "ready" });
+  return true;
 }
 
 export function jsonAnswer(status: number, value: unknown, headers: Array<[string, string]> = []): Answer {

@@ -1,8 +1,8 @@
 /**
  * For tests only: the worker threads of the Node server run a bundle (node-pool.ts), and
  * vitest runs TypeScript sources, so tests bundle an entry once per process, as the
- * package's scripts do: functions/node-server.ts for `workerEntry`, and the CLI
- * (`kunion serve`, as `npm run build:cli` bundles it).
+ * package's scripts do: functions/node-server.ts for `workerEntry`, and the two entries users
+ * run, the CLI (`kunion serve`, `npm run build:cli`) and functions/node.ts (`npm start`).
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,3 +39,5 @@ function bundle(entry: string): Promise<URL> {
 export const serverBundle = () => bundle("functions/node-server.ts");
 /** dist/kunion.js as `npm run build:cli` builds it. */
 export const cliBundle = () => bundle("src/cli/bin.ts");
+/** dist/server.js as `npm start` builds it. */
+export const nodeEntryBundle = () => bundle("functions/node.ts");
