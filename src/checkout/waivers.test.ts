@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Finding, fingerprints } from "../index.js";
 import { accept, baselineText, readBaseline, waiverProblems } from "./waivers.js";
@@ -71,6 +72,26 @@ describe("waivers", () => {
       "4 waivers[1].reason: Required value: say why the findings are accepted",
       '5 waivers[1].expires: Invalid value: "2026-13-40": must be a date, YYYY-MM-DD',
     ]);
+  });
+
+  it("take an expiry date only when the calendar has that day", () => {
+    const problemLines = (dates: string[]) => {
+      const text = `waivers:\n${dates.map((d) => `  - rule: union\n    reason: x\n    expires: ${d}\n`).join("")}`;
+      const waivers = dates.map((expires) => ({ rule: "union", reason: "x", expires }));
+      return waiverProblems({ waivers }, text, ".kunion.yaml", ["union"]).map((f) => `${f.line} ${f.message}`);
+    };
+    expect(problemLines(["2026-02-30", "2026-04-31", "2026-02-29", "2026-13-01", "2028-02-29", "2026-12-31"])).toEqual([
+      '4 waivers[0].expires: Invalid value: "2026-02-30": must be a date, YYYY-MM-DD',
+      '7 waivers[1].expires: Invalid value: "2026-04-31": must be a date, YYYY-MM-DD',
+      '10 waivers[2].expires: Invalid value: "2026-02-29": must be a date, YYYY-MM-DD',
+      '13 waivers[3].expires: Invalid value: "2026-13-01": must be a date, YYYY-MM-DD',
+    ]);
+    // Every day there is passes.
+    fc.assert(
+      fc.property(fc.date({ min: new Date("1970-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }), (d) => {
+        expect(problemLines([d.toISOString().slice(0, 10)])).toEqual([]);
+      }),
+    );
   });
 });
 

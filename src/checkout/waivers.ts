@@ -29,12 +29,17 @@ const configProblem = (f: Finding, file: string, doc: SourceDocument | undefined
   ...(doc?.locate(f.path) ?? { line: 1, column: 1 }),
 });
 
-const isDate = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`));
+/** A day of the calendar, YYYY-MM-DD: Date.parse alone would take 2026-02-30, so the day must read back the same. */
+function isDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const day = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text;
+}
 
 /**
  * What a configuration's waivers get wrong, each with its line: an unknown
- * rule id, no reason, a date that is not YYYY-MM-DD, a waiver that names
- * nothing. (Unknown keys are the configuration schema's to report.)
+ * rule id, no reason, a date that is no day of the calendar (YYYY-MM-DD), a
+ * waiver that names nothing. (Unknown keys are the configuration schema's to report.)
  */
 export function waiverProblems(
   config: KunionConfig,
