@@ -174,13 +174,13 @@ export async function readLocated(req: Request, options: { manyDocuments?: boole
 }
 
 /**
- * A bare manifest posted as the body (apiVersion and kind at its top, no `object`): read as
- * `{object: body}`, its positions moved under `object`.
+ * A bare manifest posted as the body (a string apiVersion and kind at its top, which no request
+ * body has): read as `{object: body}`, its positions moved under `object`. Its other top-level
+ * fields are its own (an OpenShift Template's `objects`), never the request's.
  */
 export function wrapManifest(read: ReadBody): ReadBody {
   const { body, locate } = read;
-  const bare = typeof body.apiVersion === "string" && typeof body.kind === "string" && !("object" in body);
-  if (!bare || "objects" in body) return read;
+  if (typeof body.apiVersion !== "string" || typeof body.kind !== "string") return read;
   const wrapped: ReadBody = { body: { object: body } };
   if (locate) wrapped.locate = (path) => locate(path.slice(1));
   return wrapped;

@@ -106,6 +106,21 @@ describe("a bare manifest as the body", () => {
     expect([answer.object, answer.changes]).toEqual([parse(text("examples/deployment/recreate.yaml")), []]);
   });
 
+  // An OpenShift Template lists its objects at its top: a field of the manifest, not the request's `objects`.
+  const template = "apiVersion: template.openshift.io/v1\nkind: Template\nmetadata: {name: t}\nobjects: []\n";
+
+  it("is validated as {object: body} when it has a top-level objects field of its own", async () => {
+    const res = await post("/v1/validate", template, yaml);
+    expect(res.status).toBe(200);
+    expect((await json(res)).valid).toBe(true);
+  });
+
+  it("is normalized as {object: body} when it has a top-level objects field of its own", async () => {
+    const res = await post("/v1/normalize", template, yaml);
+    expect(res.status).toBe(200);
+    expect((await json(res)).object).toEqual(parse(template));
+  });
+
   it("a body with neither object nor apiVersion and kind still names the missing object", async () => {
     const res = await post("/v1/validate", JSON.stringify({ metadata: { name: "x" } }), "application/json");
     expect(res.status).toBe(400);
