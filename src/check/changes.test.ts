@@ -123,4 +123,15 @@ describe("checkChanges", () => {
       ["conv.yaml", 12, "spec.hub"],
     ]);
   });
+
+  it("says in a notice, in its own words, how many changed files hold templates and are not checked", () => {
+    const template = "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: {{ .Values.name }} }\n";
+    const found = checkChanges([
+      { path: "chart/a.yaml", after: template },
+      { path: "chart/b.yaml", after: template },
+    ]);
+    expect(found.map((f) => [f.rule, f.severity, f.file, f.message])).toEqual([
+      ["skipped", "notice", "chart/a.yaml", "2 changed file(s) hold templates ({{ … }}), not manifests: not checked"],
+    ]);
+  });
 });

@@ -56,6 +56,8 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
     const detail = `${templates.length} changed file(s) hold templates ({{ … }}), not manifests: not checked`;
     findings.push({
       ...finding({ type: "ParseError", path: [], detail, rule: "skipped", severity: "notice" }),
+      // A notice about the change, not about a document: its own words, without "Invalid document:".
+      message: detail,
       file: templates[0]?.path,
     });
   }
