@@ -159,6 +159,27 @@ describe("the Action on a pull request", () => {
     expect(count(summary, /^- (🔴 error|🟠 warning) /gm)).toBe(40);
   });
 
+  it("shows a broken configuration's errors within the annotation limits, and still writes the summary and outputs", async () => {
+    const config = Array.from({ length: 15 }, (_, i) => `bogus${i}: 1`).join("\n");
+    const repo = repository(
+      { ".kunion.yaml": `${config}\n` },
+      { "deploy/web.yaml": example("deployment/recreate.yaml") },
+    );
+    const { stdout, status, summary, outputs } = await runAction(repo);
+    expect(status).toBe(1);
+    expect(count(stdout, /^::error title=kunion config,file=\.kunion\.yaml,line=\d+/gm)).toBe(9);
+    expect(stdout).toMatch(/^::error::the configuration \.kunion\.yaml is not valid: /m);
+    expect(count(stdout, /^::error/gm)).toBe(10);
+    expect(stdout).toContain("::notice::6 more finding(s) are listed in the job summary.");
+    expect(summary).toContain("0 file(s) checked: **15 error(s)**");
+    expect(summary).toContain("> failed: the configuration .kunion.yaml is not valid: nothing is checked");
+    expect(count(summary, /^- 🔴 error \[line \d+\]\([^)]*\/\.kunion\.yaml#L\d+\) `config`/gm)).toBe(15);
+    expect(outputs).toMatchObject({ errors: "15", warnings: "0", "sarif-file": "kunion.sarif" });
+    const json = JSON.parse(readFileSync(outputs["findings-file"] as string, "utf8"));
+    expect(json.findings).toHaveLength(15);
+    expect(existsSync(join(repo.ws, "kunion.sarif"))).toBe(true);
+  });
+
   it("fails with a clear message when the base commit cannot be fetched", async () => {
     const repo = repository({}, { "deploy/web.yaml": example("deployment/recreate.yaml") });
     const missing = "0123456789abcdef0123456789abcdef01234567";

@@ -10,12 +10,12 @@
 import { appendFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
-import { checkCheckout, loadConfig, readBaseline, readInside } from "../src/checkout/index.js";
-import { failsAt, releaseOf, summarize } from "../src/index.js";
+import { type ChangedLines, checkCheckout, loadConfig, readBaseline, readInside } from "../src/checkout/index.js";
+import { type Finding, failsAt, releaseOf, type Summary, summarize } from "../src/index.js";
 import { collect } from "./changes.js";
 import { fixesSection, postSuggestions, suggestedFixes } from "./fixes.js";
-import { getInputs, readContext } from "./inputs.js";
-import { annotate, summaryText, writeReports } from "./report.js";
+import { getInputs, type Inputs, type RunContext, readContext } from "./inputs.js";
+import { annotate, type SummaryInput, summaryText, writeReports } from "./report.js";
 
 /** One run of the Action; a failure is the step's (process.exitCode, via core.setFailed), never a throw. */
 export async function run(): Promise<void> {
@@ -27,8 +27,16 @@ export async function run(): Promise<void> {
     const { config, findings: configFindings } = loaded;
     const configErrors = configFindings.filter((f) => f.severity === "error");
     if (configErrors.length > 0) {
-      for (const f of configErrors) core.error(f.message, { title: "kunion config", file: f.file, startLine: f.line });
-      core.setFailed(`the configuration ${configErrors[0]?.file} is not valid: ${configErrors[0]?.message}`);
+      // Nothing is checked; the configuration's errors are shown as findings are, within the same limits.
+      const failure = `the configuration ${configErrors[0]?.file} is not valid: ${configErrors[0]?.message}`;
+      publish(inputs, ctx, {
+        findings: configErrors,
+        summary: summarize(configErrors, 0, 0),
+        notes: [`failed: the configuration ${configErrors[0]?.file} is not valid: nothing is checked`],
+        noticesEmitted: 0,
+        fails: true,
+      });
+      core.setFailed(failure);
       return;
     }
     const configured = config.kubernetesVersion === undefined ? undefined : releaseOf(config.kubernetesVersion);
@@ -81,35 +89,15 @@ export async function run(): Promise<void> {
     const skipped = await postSuggestions(fixes, ctx, inputs.token, policy);
     if (skipped) notes.push(skipped);
     for (const n of notes) core.notice(n);
-    if (inputs.annotations) {
-      annotate(findings, {
-        lines: diffLines,
-        outsideDiff: inputs.annotateOutsideDiff,
-        used: { error: fails ? 1 : 0, warning: 0, notice: notes.length },
-      });
-    }
-
-    const sarifFile = resolve(ctx.workspace, inputs.sarifFile);
-    const findingsFile = join(process.env.RUNNER_TEMP || ctx.workspace, "kunion-findings.json");
-    writeReports(findings, summary, sarifFile, findingsFile);
-    const summaryFile = process.env.GITHUB_STEP_SUMMARY;
-    if (inputs.summary && summaryFile) {
-      const all = collected.failure ? [`failed: ${collected.failure}`, ...notes] : notes;
-      const text = summaryText({
-        findings,
-        summary,
-        notes: all,
-        ctx,
-        lines: diffLines,
-        fixes: fixesSection(fixes, policy),
-      });
-      // Appended as core.summary would, without its cache of the file's path (one per process, not per run).
-      appendFileSync(summaryFile, text);
-    }
-    core.setOutput("errors", summary.errors);
-    core.setOutput("warnings", summary.warnings);
-    core.setOutput("findings-file", findingsFile);
-    core.setOutput("sarif-file", inputs.sarifFile);
+    publish(inputs, ctx, {
+      findings,
+      summary,
+      notes: collected.failure ? [`failed: ${collected.failure}`, ...notes] : notes,
+      noticesEmitted: notes.length,
+      fails,
+      lines: diffLines,
+      fixes: fixesSection(fixes, policy),
+    });
     if (collected.failure) core.setFailed(`kunion: ${collected.failure}`);
     else if (failsAt(findings, failOn)) {
       core.setFailed(
@@ -119,6 +107,45 @@ export async function run(): Promise<void> {
   } catch (e) {
     core.setFailed(`kunion: ${(e as Error).message}`);
   }
+}
+
+interface Outcome {
+  findings: readonly Finding[];
+  summary: Summary;
+  /** The summary's notes (the failure first, when there is one). */
+  notes: readonly string[];
+  /** Notices the step emitted already: they count against the annotations' limits. */
+  noticesEmitted: number;
+  /** The step fails: its failure is one error annotation. */
+  fails: boolean;
+  /** The changed lines; undefined: every line counts as changed. */
+  lines?: ChangedLines;
+  fixes?: SummaryInput["fixes"];
+}
+
+/** What a run shows, whatever it found: annotations, the SARIF and findings files, the job summary, the outputs. */
+function publish(inputs: Inputs, ctx: RunContext, outcome: Outcome): void {
+  const { findings, summary, lines } = outcome;
+  if (inputs.annotations) {
+    annotate(findings, {
+      lines,
+      outsideDiff: inputs.annotateOutsideDiff,
+      used: { error: outcome.fails ? 1 : 0, warning: 0, notice: outcome.noticesEmitted },
+    });
+  }
+  const sarifFile = resolve(ctx.workspace, inputs.sarifFile);
+  const findingsFile = join(process.env.RUNNER_TEMP || ctx.workspace, "kunion-findings.json");
+  writeReports(findings, summary, sarifFile, findingsFile);
+  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+  if (inputs.summary && summaryFile) {
+    const text = summaryText({ findings, summary, notes: outcome.notes, ctx, lines, fixes: outcome.fixes });
+    // Appended as core.summary would, without its cache of the file's path (one per process, not per run).
+    appendFileSync(summaryFile, text);
+  }
+  core.setOutput("errors", summary.errors);
+  core.setOutput("warnings", summary.warnings);
+  core.setOutput("findings-file", findingsFile);
+  core.setOutput("sarif-file", inputs.sarifFile);
 }
 
 /** The baseline file, read inside the workspace as every file of the checkout is. */

@@ -200,7 +200,7 @@ describe("intended breaks accepted durably", () => {
     const cli = kunionCheck(repo.ws, "--base", repo.baseSha);
     expect(action.status).toBe(1);
     expect(action.stdout).toMatch(
-      /^::error title=kunion config,file=.kunion.yaml,line=2::waivers\[0\]\.rule: Unsupported value: "stored-version-remove": supported values: "stored-version-removed"$/m,
+      /^::error title=kunion config,file=.kunion.yaml,line=2,col=\d+::waivers\[0\]\.rule: Unsupported value: "stored-version-remove": supported values: "stored-version-removed"$/m,
     );
     expect(cli.code).toBe(2);
     expect(cli.stderr).toContain('.kunion.yaml:5:5: error config: unknown field "waivers[1].reasn"');
