@@ -195,12 +195,8 @@ describe("the Action on a pull request", () => {
     expect(outputs).toMatchObject({ errors: "0" });
   });
 
-  it("falls back on the pull-request files API (read only, every page) when the base cannot be fetched", async () => {
-    const repo = repository({}, { "deploy/web.yaml": example("deployment/recreate.yaml") });
-    // 250 files over three pages, as GitHub lists them: the changed manifest is on the last one.
-    const rows = Array.from({ length: 250 }, (_, i) => ({ filename: `docs/page-${i}.md`, status: "modified" }));
-    rows[120] = { filename: "gone.yaml", status: "removed" };
-    rows[249] = { filename: "deploy/web.yaml", status: "modified" };
+  /** A pull-request files API on this machine, paged as GitHub pages it (a Link to the next page, at most 30 pages). */
+  async function filesApi(rows: readonly { filename: string; status: string }[]) {
     const asked: string[] = [];
     const server = createServer((req, res) => {
       asked.push(`${req.method} ${req.url} ${req.headers.authorization ?? ""}`);
@@ -208,7 +204,7 @@ describe("the Action on a pull request", () => {
       const page = Number(url.searchParams.get("page") ?? "1");
       const perPage = Number(url.searchParams.get("per_page"));
       const { port } = server.address() as { port: number };
-      if (page < 3) {
+      if (page * perPage < rows.length) {
         res.setHeader(
           "link",
           `<http://127.0.0.1:${port}${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"`,
@@ -219,10 +215,20 @@ describe("the Action on a pull request", () => {
     });
     await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
     const { port } = server.address() as { port: number };
+    return { asked, url: `http://127.0.0.1:${port}`, close: () => server.close() };
+  }
+  const missing = "0123456789abcdef0123456789abcdef01234567";
+
+  it("falls back on the pull-request files API (read only, every page) when the base cannot be fetched", async () => {
+    const repo = repository({}, { "deploy/web.yaml": example("deployment/recreate.yaml") });
+    // 250 files over three pages, as GitHub lists them: the changed manifest is on the last one.
+    const rows = Array.from({ length: 250 }, (_, i) => ({ filename: `docs/page-${i}.md`, status: "modified" }));
+    rows[120] = { filename: "gone.yaml", status: "removed" };
+    rows[249] = { filename: "deploy/web.yaml", status: "modified" };
+    const api = await filesApi(rows);
     try {
-      const missing = "0123456789abcdef0123456789abcdef01234567";
-      const run = await runAction(repo, { token: "t0k" }, { baseSha: missing, apiUrl: `http://127.0.0.1:${port}` });
-      expect(asked).toEqual([
+      const run = await runAction(repo, { token: "t0k" }, { baseSha: missing, apiUrl: api.url });
+      expect(api.asked).toEqual([
         "GET /repos/acme/demo/pulls/7/files?per_page=100 token t0k",
         "GET /repos/acme/demo/pulls/7/files?per_page=100&page=2 token t0k",
         "GET /repos/acme/demo/pulls/7/files?per_page=100&page=3 token t0k",
@@ -232,7 +238,31 @@ describe("the Action on a pull request", () => {
       expect(run.stdout).toMatch(/^::error title=kunion union,file=deploy\/web.yaml,line=15/m);
       expect(run.status).toBe(1);
     } finally {
-      server.close();
+      api.close();
+    }
+  });
+
+  it("says the files API left files out only when it has a page past the 30th", async () => {
+    const repo = repository({}, { "deploy/web.yaml": example("deployment/recreate.yaml") });
+    const rows = (n: number) => [
+      { filename: "deploy/web.yaml", status: "modified" },
+      ...Array.from({ length: n - 1 }, (_, i) => ({ filename: `docs/page-${i}.md`, status: "modified" })),
+    ];
+    const truncation = "the pull-request files API lists at most 3,000 files: later files are not checked";
+    for (const [n, truncated] of [
+      [2999, false],
+      [3000, false],
+      [3001, true],
+    ] as const) {
+      const api = await filesApi(rows(n));
+      try {
+        const run = await runAction(repo, {}, { baseSha: missing, apiUrl: api.url });
+        expect(api.asked).toHaveLength(30);
+        expect(run.stdout.includes(truncation), `${n} files`).toBe(truncated);
+        expect(run.stdout).toMatch(/^::error title=kunion union,file=deploy\/web.yaml,line=15/m);
+      } finally {
+        api.close();
+      }
     }
   });
 

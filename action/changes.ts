@@ -58,7 +58,8 @@ async function pullRequestFiles(
   for await (const page of octokit.paginate.iterator(octokit.rest.pulls.listFiles, params)) {
     for (const r of page.data)
       if (r.status !== "removed") changes.push({ path: r.filename, from: r.previous_filename });
-    if (++pages >= apiPageLimit) return { changes, truncated: page.data.length === 100 };
+    // Truncated when GitHub has a next page past the last one it serves, not merely a full last page.
+    if (++pages >= apiPageLimit) return { changes, truncated: /\brel="next"/.test(page.headers.link ?? "") };
   }
   return { changes, truncated: false };
 }
