@@ -126,6 +126,23 @@ describe("the Action on a pull request", () => {
     expect(ms).toBeLessThan(3000);
   });
 
+  it("counts as checked the files it checked: not templates, links or files it could not read", async () => {
+    const repo = repository(
+      { "real/web.yaml": example("deployment/live.yaml") },
+      {
+        "chart/templates/dep.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Values.name }}\n",
+        "chart/templates/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\n",
+        "deploy/link.yaml": { link: "../real/web.yaml" },
+        "deploy/web.yaml": example("deployment/recreate.yaml"),
+      },
+    );
+    const { stdout, summary } = await runAction(repo);
+    expect(stdout).toContain("2 changed file(s) hold templates");
+    expect(stdout).toMatch(/file=deploy\/link.yaml.*link/);
+    expect(stdout).toMatch(/kunion: 1 file\(s\) checked/);
+    expect(summary).toContain("1 file(s) checked: **1 error(s)**");
+  });
+
   it("checks 5,000 changed files, fast", async () => {
     const head: Files = {};
     for (let i = 0; i < 5000; i++) {
