@@ -15,8 +15,7 @@ type Backup struct {
 
 type BackupSpec struct {
 	Destination Destination `json:"destination"`
-	// +kubebuilder:validation:ExactlyOneOf=cron;interval
-	Schedule Schedule `json:"schedule,omitempty"`
+	Schedule    Schedule    `json:"schedule,omitempty"`
 	// +optional
 	Retention *int32 `json:"retention,omitempty"`
 }
@@ -46,6 +45,9 @@ type Destination struct {
 	PVC *PVCDestination `json:"pvc,omitempty"`
 }
 
+// Schedule says when a backup runs: by cron or at an interval, exactly one.
+// The marker belongs above the type, where controller-gen reads it.
+// +kubebuilder:validation:ExactlyOneOf=cron;interval
 type Schedule struct {
 	// +optional
 	Cron string `json:"cron,omitempty"`
