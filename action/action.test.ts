@@ -143,6 +143,27 @@ describe("the Action on a pull request", () => {
     expect(summary).toContain("1 file(s) checked: **1 error(s)**");
   });
 
+  it("reads the checkout's files as git lists them: tracked, and untracked ones git does not ignore", async () => {
+    const repo = repository(
+      { ".gitignore": "ignored/\n", "deploy/web.yaml": example("deployment/live.yaml") },
+      { "deploy/backup.yaml": example("manifests/backups-invalid.yaml") },
+    );
+    const recreate = example("deployment/recreate.yaml");
+    write(repo.ws, {
+      "config/crd/backups.yaml": example("crds/backups.kunion.dev.yaml"),
+      "untracked.yaml": recreate,
+      "ignored/web.yaml": recreate,
+    });
+    // The untracked CRD gives the changed custom resource its schema.
+    const changed = await runAction(repo);
+    expect(changed.stdout).toMatch(/^::error title=kunion cel,file=deploy\/backup.yaml,line=8/m);
+    expect(changed.stdout).not.toContain("schema-missing");
+    // changed-only: false checks every such file naming an apiVersion.
+    const all = await runAction(repo, { "changed-only": "false" });
+    expect(all.stdout).toMatch(/^::error title=kunion union,file=untracked.yaml,line=15/m);
+    expect(all.stdout).not.toContain("file=ignored/");
+  });
+
   it("checks 5,000 changed files, fast", async () => {
     const head: Files = {};
     for (let i = 0; i < 5000; i++) {
