@@ -8,6 +8,7 @@ metadata: {name: things.example.com}
 spec:
   group: example.com
   names: {kind: Thing, plural: things}
+  scope: Namespaced
   versions:
   - name: v1
     served: true

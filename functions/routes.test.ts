@@ -313,6 +313,59 @@ describe("POST /v1/validate: the Kubernetes release", () => {
   });
 });
 
+describe("an inline crd the API server would refuse is a 422 naming crd", () => {
+  const crd = (spec: object) => ({
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "things.example.com" },
+    spec,
+  });
+  const v1 = (storage: boolean) => ({
+    name: "v1",
+    served: true,
+    storage,
+    schema: { openAPIV3Schema: { type: "object" } },
+  });
+  const named = { group: "example.com", scope: "Namespaced", names: { kind: "Thing", plural: "things" } };
+  const object = { apiVersion: "example.com/v1", kind: "Thing", metadata: { name: "t" } };
+  const cases: Array<[string, object, string]> = [
+    [
+      "spec: {}",
+      crd({}),
+      'metadata.name: Invalid value: "things.example.com": must be spec.names.plural+"."+spec.group',
+    ],
+    [
+      "no storage version",
+      crd({ ...named, versions: [v1(false)] }),
+      'spec.versions: Invalid value: ["v1"]: must have exactly one version marked as storage version',
+    ],
+    [
+      "a ConfigMap",
+      { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } },
+      "not a CustomResourceDefinition (apiextensions.k8s.io)",
+    ],
+  ];
+
+  it.each(cases)("%s, to /v1/validate and /v1/normalize", async (_, bad, error) => {
+    for (const route of ["/v1/validate", "/v1/normalize"]) {
+      const res = await post(route, { crd: bad, object });
+      expect([route, res.status, await json(res)]).toEqual([route, 422, { error, field: "crd" }]);
+    }
+  });
+
+  it("to the ad-hoc /v1/convert", async () => {
+    const conversion = parse(text("examples/conversions/cronjob.yaml"));
+    const [, bad, error] = cases[2] as [string, object, string];
+    const res = await post("/v1/convert", { crd: bad, conversion, objects: [], desiredAPIVersion: "v2" });
+    expect([res.status, await json(res)]).toEqual([422, { error, field: "crd" }]);
+  });
+
+  it("a complete one is used", async () => {
+    const res = await post("/v1/validate", { crd: crd({ ...named, versions: [v1(true)] }), object });
+    expect([res.status, await json(res)]).toEqual([200, { valid: true, findings: [] }]);
+  });
+});
+
 describe("POST /v1/crd-diff", () => {
   const crdText = text("examples/crds/backups.kunion.dev.yaml");
   const crd = parse(crdText);

@@ -18,6 +18,7 @@ import type { RouteContext } from "../app.js";
 import { Budget, checkShape, RequestError, readBody } from "../request.js";
 import type { ConvertRequest } from "../requests.js";
 import { validateConversionReview, validateConvertRequest } from "../validate-requests.generated.js";
+import { crdDocument } from "./objects.js";
 
 export function convertRoute(app: Hono, ctx: RouteContext): void {
   app.post("/v1/convert", async (c) => {
@@ -54,7 +55,7 @@ function budgeted(converters: Converters, budget: Budget): Converters {
 function convertAdHoc(body: ConvertRequest, budget: Budget): JsonObject[] {
   let crds: ReturnType<typeof buildCatalog>["catalog"]["crds"] = [];
   if (body.crd !== undefined) {
-    const built = buildCatalog([documentOf(body.crd, "crd")]);
+    const built = buildCatalog([crdDocument(body.crd)]);
     const [bad] = built.findings.filter((f) => f.severity === "error");
     if (bad) throw new RequestError(422, "crd", bad.message);
     crds = built.catalog.crds;

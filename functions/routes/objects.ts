@@ -7,9 +7,11 @@ import {
   type FieldPath,
   type Finding,
   findingToJson,
+  isCrd,
   type JsonObject,
   normalize,
   releaseOf,
+  type SourceDocument,
   validateObject,
 } from "../../src/index.js";
 import type { RouteContext } from "../app.js";
@@ -78,13 +80,20 @@ function located(f: Finding, prefix: FieldPath, locate: ReadBody["locate"]): Fin
 export function catalogFor(body: { crd?: JsonObject; schema?: JsonObject }, deployed: Catalog): Catalog {
   const inline = (["crd", "schema"] as const).flatMap((f) => {
     const value = body[f];
-    return value === undefined ? [] : [documentOf(value, f)];
+    if (value === undefined) return [];
+    return [f === "crd" ? crdDocument(value) : documentOf(value, f)];
   });
   if (inline.length === 0) return deployed;
   const { catalog, findings } = buildCatalog(inline);
   const [bad] = findings.filter((f) => f.severity === "error");
   if (bad) throw new RequestError(422, bad.file === "schema" ? "schema" : "crd", bad.message);
   return catalog;
+}
+
+/** The request's `crd` as a document to build a catalog from; 422 when it is no CRD (a catalog would pass it over). */
+export function crdDocument(value: JsonObject): SourceDocument {
+  if (!isCrd(value)) throw new RequestError(422, "crd", "not a CustomResourceDefinition (apiextensions.k8s.io)");
+  return documentOf(value, "crd");
 }
 
 export function typeMeta(object: JsonObject, field: string): { apiVersion: string; kind: string } {

@@ -1,10 +1,12 @@
 /**
  * A CustomResourceDefinition → its group, kind and versions, each version's
  * schema as a `SchemaNode` with unions attached. Declaration errors point into
- * the CRD document (`spec.versions[0].schema.openAPIV3Schema.properties…`).
+ * the CRD document (`spec.versions[0].schema.openAPIV3Schema.properties…`): a
+ * schema's, and a CRD the API server refuses for its structure (no group, no
+ * names, not exactly one storage version, a name other than <plural>.<group>).
  * Imports schema, value, path, findings.
  */
-import type { Finding } from "../findings/index.js";
+import { type Finding, invalid, notSupported, required } from "../findings/index.js";
 import { type FieldPath, type PathSegment, schemaProperty } from "../path/index.js";
 import { fromOpenAPI, type SchemaNode } from "../schema/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
@@ -97,7 +99,41 @@ export function readCrd(doc: JsonObject): { crd: Crd; findings: Finding[] } {
       storage: true,
     });
   }
+  findings.push(...structureFindings(doc, s, isObject(names) ? names : {}, crd));
   return { crd, findings };
+}
+
+/**
+ * What the API server refuses in a CRD's structure, in its words (apiextensions-apiserver
+ * pkg/apis/apiextensions/validation/validation.go: ValidateCustomResourceDefinition's name
+ * check, validateCustomResourceDefinitionSpec's group, scope, storage and names checks, and
+ * apimachinery's ValidateObjectMeta for a missing name). Only the fields kunion reads a CRD by:
+ * without them no object can be matched to it. `singular` and `listKind` are defaulted by the
+ * server, and v1beta1 defaults `scope`, so none of those is required here.
+ */
+function structureFindings(doc: JsonObject, spec: JsonObject, names: JsonObject, crd: Crd): Finding[] {
+  const out: Finding[] = [];
+  const plural = str(getKey(names, "plural"));
+  if (crd.name === "") out.push(required(["metadata", "name"], "name or generateName is required"));
+  else if (crd.name !== `${plural}.${crd.group}`)
+    out.push(invalid(["metadata", "name"], crd.name, 'must be spec.names.plural+"."+spec.group'));
+  if (crd.group === "") out.push(required(["spec", "group"]));
+  const scope = getKey(spec, "scope");
+  const v1 = getKey(doc, "apiVersion") === "apiextensions.k8s.io/v1";
+  if (scope === undefined || scope === "" || scope === null) {
+    if (v1) out.push(required(["spec", "scope"]));
+  } else if (scope !== "Cluster" && scope !== "Namespaced") {
+    out.push(notSupported(["spec", "scope"], scope, ["Cluster", "Namespaced"]));
+  }
+  // No versions at all has no storage version either: the server says just this.
+  if (crd.versions.filter((v) => v.storage).length !== 1) {
+    // The server prints the whole list; the names say which versions are meant without the schemas.
+    const listed = crd.versions.map((v) => v.name);
+    out.push(invalid(["spec", "versions"], listed, "must have exactly one version marked as storage version"));
+  }
+  if (plural === "") out.push(required(["spec", "names", "plural"]));
+  if (crd.kind === "") out.push(required(["spec", "names", "kind"]));
+  return out;
 }
 
 /** The schema path (`properties.spec.items.properties.x`) of a data path (`spec.x`). */
