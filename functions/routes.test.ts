@@ -268,6 +268,44 @@ describe("POST /v1/admit: the mutating admission webhook", () => {
     expect(status.message).toBe(status.details.causes.map((c: { message: string }) => c.message).join("; "));
   });
 
+  // docs/http.md, Admission: what each warning of an allowed answer comes from.
+  it("warns of an API version the release has deprecated, and of a null the API server drops", async () => {
+    const claim = {
+      apiVersion: "resource.k8s.io/v1beta1",
+      kind: "ResourceClaim",
+      metadata: { name: "c", namespace: "d" },
+      spec: {},
+    };
+    const review = admissionReview("CREATE", claim);
+    review.request.kind = { group: "resource.k8s.io", version: "v1beta1", kind: "ResourceClaim" };
+    const deprecated = (await json(await post("/v1/admit", review))).response;
+    expect([deprecated.allowed, deprecated.warnings]).toEqual([
+      true,
+      ["resource.k8s.io/v1beta1 ResourceClaim is deprecated in v1.35+, unavailable in v1.38+"],
+    ]);
+    const backup = {
+      apiVersion: "kunion.dev/v1",
+      kind: "Backup",
+      metadata: { name: "b", namespace: "d" },
+      spec: { destination: { type: "Disabled" }, schedule: { cron: "x" }, retention: null },
+    };
+    const nulled = (await json(await post("/v1/admit", admissionReview("CREATE", backup)))).response;
+    expect(nulled.allowed).toBe(true);
+    expect(nulled.warnings).toEqual([
+      expect.stringMatching(/^spec\.retention: Invalid value: null: the field is not nullable/),
+    ]);
+  });
+
+  it("denies a built-in kind at an API version Kubernetes removed", async () => {
+    const old = { ...live, apiVersion: "apps/v1beta1" };
+    const review = admissionReview("CREATE", old);
+    review.request.kind = { group: "apps", version: "v1beta1", kind: "Deployment" };
+    const { response } = await json(await post("/v1/admit", review));
+    expect(response.allowed).toBe(false);
+    expect(response.status.code).toBe(422);
+    expect(response.status.message).toMatch(/removed in Kubernetes 1\.16; use apps\/v1/);
+  });
+
   it.each(["DELETE", "CONNECT"])("%s is allowed unchanged", async (operation) => {
     const answer = await json(await post("/v1/admit", admissionReview(operation, null, recreate)));
     expect(answer.response).toEqual({ uid: "d4b2e7a1-9c3f-4e6b-8a21-5f0c7d9e1b34", allowed: true });
