@@ -334,7 +334,7 @@ describe("POST /v1/validate: the Kubernetes release", () => {
   it("options.kubernetesVersion chooses the release, as --kubernetes-version does", async () => {
     const newest = await json(await post("/v1/validate", { object: policy }));
     expect(newest.valid).toBe(true);
-    // Registered above, as functions/node.ts does for the Node server.
+    // Registered above, as functions/node-pool.ts does for the Node server's workers.
     const older = await json(await post("/v1/validate", { object: policy, options: { kubernetesVersion: "1.34" } }));
     expect(older.valid).toBe(false);
     expect(older.findings.map((f: { message: string }) => f.message)).toEqual([
