@@ -5,6 +5,7 @@
 
 import { realpathSync, writeFileSync } from "node:fs";
 import {
+  accept,
   baselineText,
   checkCheckout,
   checkRef,
@@ -101,10 +102,10 @@ export function run(argv: readonly string[], io: Io): number {
     const loaded = loadConfig(root, args.config, io);
     if (loaded === undefined) return 2;
     const { config } = loaded;
-    if (args.command === "crd-diff") return crdDiff(args, io, config);
+    if (args.command === "crd-diff") return crdDiff(args, io, loaded);
     if (args.command === "check") return check(root, args, io, loaded);
     if (args.command === "convert") return convertCommand(args, io, config);
-    return args.command === "validate" ? validate(args, io, config) : normalizeCommand(args, io, config);
+    return args.command === "validate" ? validate(args, io, loaded) : normalizeCommand(args, io, config);
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr(`kunion: ${e.message}\n\n${usage}\n`);
@@ -172,9 +173,10 @@ function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernet
         ];
   const crds = configured(config.crds);
   const goTypes = configured(config.goTypes);
+  const declarations = [...readInputs(args.crd), ...crds.files];
   const workspace = loadWorkspace({
     inputs,
-    crds: [...readInputs(args.crd), ...crds.files],
+    crds: declarations,
     goTypes: [...readInputs(args.goTypes, isGoTypes), ...goTypes.files],
     old: args.old ? readInputs([args.old]) : [],
     kubernetesVersion,
@@ -184,6 +186,7 @@ function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernet
     findings: [...skipped, ...crds.problems, ...goTypes.problems, ...workspace.findings],
     files: found.length,
     inputs,
+    declarations,
   };
 }
 
@@ -206,11 +209,20 @@ function release(args: ValidateArgs | CheckArgs, config: KunionConfig): Kubernet
   throw new UsageError(`${where} ${parsed.error}`);
 }
 
-function validate(args: ValidateArgs, io: Io, config: KunionConfig): number {
+function validate(args: ValidateArgs, io: Io, configured: LoadedConfig): number {
+  const { config } = configured;
   const kubernetesVersion = release(args, config);
   // From the start: reading and parsing count towards the second before progress shows.
   const started = Date.now();
-  const { catalog, objects: loaded, old, files, findings } = load(args, config, kubernetesVersion);
+  const {
+    catalog,
+    objects: loaded,
+    old,
+    files,
+    findings,
+    inputs,
+    declarations,
+  } = load(args, config, kubernetesVersion);
   const objects = loaded.filter((o) => !isKindOf(o, args.skip));
   const rejected = new Set(objects.filter((o) => isKindOf(o, args.reject)));
   const strict = args.strict ?? config.strict ?? true;
@@ -232,12 +244,16 @@ function validate(args: ValidateArgs, io: Io, config: KunionConfig): number {
     progress.advance(batch.length);
   }
   progress.clear();
-  const all = missingSchemas(
-    applySeverities(
-      [...findings, ...(openapi?.findings ?? []), ...[...rejected].map(rejection), ...found],
-      config.rules,
+  const all = waived(
+    missingSchemas(
+      applySeverities(
+        [...findings, ...(openapi?.findings ?? []), ...[...rejected].map(rejection), ...found],
+        config.rules,
+      ),
+      args.missingSchemas,
     ),
-    args.missingSchemas,
+    configured,
+    [...inputs, ...declarations],
   );
   const failOn = args.failOn ?? config.failOn ?? "error";
   const summary = summarize(all, files, objects.length);
@@ -282,11 +298,33 @@ function missingSchemas(findings: Finding[], how: ValidateArgs["missingSchemas"]
   return findings.map((f) => (missing(f) ? { ...f, severity: "error" } : f));
 }
 
-function crdDiff(args: CrdDiffArgs, io: Io, config: KunionConfig): number {
-  const found = diffCrdFiles(readRevision(args.old), readRevision(args.new), { severities: config.rules });
+function crdDiff(args: CrdDiffArgs, io: Io, loaded: LoadedConfig): number {
+  const { config } = loaded;
+  const before = readRevision(args.old);
+  const after = readRevision(args.new);
+  // The new revision last: when both have one path (git:HEAD:F and F), a finding's document is the new one's.
+  const found = waived(diffCrdFiles(before, after, { severities: config.rules }), loaded, [before, after]);
   report(found, args.output, summarize(found, 2, 0), io);
   return failsAt(found, args.failOn ?? config.failOn ?? "error") ? 1 : 0;
 }
+
+/**
+ * The configuration's waivers applied as kunion check applies them, so a
+ * waived finding reads the same in every command: a notice with its reason.
+ * `files` are the texts the findings point into (for each one's kind and CRD).
+ */
+function waived(found: Finding[], loaded: LoadedConfig, files: readonly TextFile[]): Finding[] {
+  return accept(found, {
+    config: loaded.config,
+    configFile: loaded.file,
+    configText: loaded.text,
+    files,
+    today: today(),
+  });
+}
+
+/** Today in UTC, YYYY-MM-DD: the day a waiver's `expires` is compared with. */
+const today = () => new Date().toISOString().slice(0, 10);
 
 function check(root: string, args: CheckArgs, io: Io, loaded: LoadedConfig): number {
   const { config } = loaded;
@@ -321,7 +359,7 @@ function check(root: string, args: CheckArgs, io: Io, loaded: LoadedConfig): num
     acceptance: {
       configFile: loaded.file,
       configText: loaded.text,
-      today: new Date().toISOString().slice(0, 10),
+      today: today(),
       baseline:
         baselineFile === undefined ? undefined : readBaselineFile(root, baselineFile, args.baseline !== undefined),
       baselineFile,
