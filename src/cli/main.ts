@@ -360,8 +360,11 @@ function check(root: string, args: CheckArgs, io: Io, loaded: LoadedConfig): num
       configFile: loaded.file,
       configText: loaded.text,
       today: today(),
+      // Writing one records the findings before acceptance: the one configured may not exist yet.
       baseline:
-        baselineFile === undefined ? undefined : readBaselineFile(root, baselineFile, args.baseline !== undefined),
+        baselineFile === undefined || args.writeBaseline !== undefined
+          ? undefined
+          : readBaselineFile(root, baselineFile, args.baseline !== undefined),
       baselineFile,
     },
   });

@@ -1,0 +1,53 @@
+/** `kunion check`'s baseline as README shows it, and what its summary counts. */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { run } from "../../src/cli/main.js";
+
+const example = (p: string) => readFileSync(join(import.meta.dirname, "../../examples", p), "utf8");
+
+/** A kunion run in `dir`, as a user in that folder would start it. */
+function kunionIn(dir: string, ...argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    const code = run(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), color: false });
+    return { code, stdout, stderr };
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+/** A repository whose Deployment, committed as live.yaml, now switches to Recreate: one union error. */
+function repository(files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), "kunion-baseline-"));
+  const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "pipe" });
+  git("init", "-q");
+  writeFileSync(join(dir, "app.yaml"), example("deployment/live.yaml"));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  git("add", ".");
+  git("-c", "user.email=k@k", "-c", "user.name=k", "commit", "-qm", "x");
+  writeFileSync(join(dir, "app.yaml"), example("deployment/recreate.yaml"));
+  return dir;
+}
+
+describe("kunion check --write-baseline", () => {
+  it("writes the baseline .kunion.yaml names before there is one, which then accepts its findings", () => {
+    const dir = repository({ ".kunion.yaml": "baseline: kunion-baseline.json\n" });
+    expect(kunionIn(dir, "check")).toMatchObject({
+      code: 2,
+      stderr: "kunion: baseline kunion-baseline.json: not found\n",
+    });
+    const written = kunionIn(dir, "check", "--write-baseline", "kunion-baseline.json");
+    expect(written).toMatchObject({ code: 0, stderr: "1 finding(s) recorded in kunion-baseline.json\n" });
+    expect(existsSync(join(dir, "kunion-baseline.json"))).toBe(true);
+    const accepted = kunionIn(dir, "check");
+    expect(accepted.code).toBe(0);
+    expect(accepted.stdout).toContain("app.yaml:15:5: notice union: spec.strategy.rollingUpdate: Forbidden");
+    expect(accepted.stdout).toContain("(in the baseline)");
+  });
+});
