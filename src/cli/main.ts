@@ -9,6 +9,7 @@ import {
   baselineText,
   checkCheckout,
   checkRef,
+  configFileName,
   configuredGlobs,
   deletedFiles,
   knownRules,
@@ -44,6 +45,7 @@ import {
   type JsonValue,
   type KubernetesRelease,
   type KunionConfig,
+  kubernetesReleases,
   kunionVersion,
   loadConversions,
   loadWorkspace,
@@ -51,6 +53,7 @@ import {
   type NormalizedObject,
   normalizeObjects,
   printYaml,
+  readConfig,
   releaseOf,
   type SourceDocument,
   type SourceObject,
@@ -128,6 +131,12 @@ function loadConfig(root: string, file: string | undefined, io: Io): LoadedConfi
   const loaded =
     file === undefined ? loadCheckoutConfig(root) : readConfigFile(readInputs([file], () => true)[0]?.text ?? "", file);
   const errors = loaded.findings.filter((f) => f.severity === "error");
+  // Rule ids under `rules:` and the release, which only a face knows, checked as the file is read.
+  if (errors.length === 0 && loaded.text !== undefined) {
+    const known = { rules: knownRules.map((r) => r.id), releases: kubernetesReleases };
+    const read = readConfig(loaded.text, loaded.file ?? configFileName, known);
+    errors.push(...read.findings.filter((f) => f.severity === "error"));
+  }
   if (errors.length === 0) return loaded;
   io.stderr(`${formatText(errors)}\n`);
   return undefined;

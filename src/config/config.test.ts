@@ -36,6 +36,22 @@ describe(".kunion.yaml", () => {
     expect(readConfig("__proto__: {}\n", "c.yaml").findings[0]?.message).toBe('unknown field "__proto__"');
   });
 
+  it("with the known rule ids and releases, names an unknown one with its line", () => {
+    const known = { rules: ["union", "enum-restricted", "enum-extended"], releases: ["1.35", "1.36"] };
+    const text = "rules:\n  union: warning\n  unoin: off\n  enum-restrictd: notice\nkubernetesVersion: 1.37\n";
+    const messages = readConfig(text, ".kunion.yaml", known).findings.map((f) => `${f.line}:${f.column} ${f.message}`);
+    expect(messages).toEqual([
+      '3:3 rules.unoin: Unsupported value: "unoin"',
+      '4:3 rules.enum-restrictd: Unsupported value: "enum-restrictd": supported values: "enum-restricted", "enum-extended"',
+      '5:1 kubernetesVersion: Unsupported value: 1.37: supported values: "1.35", "1.36"',
+    ]);
+    // Quoted or not, a known release reads; without the lists nothing but the schema is checked.
+    for (const version of ["1.36", '"1.35"']) {
+      expect(readConfig(`rules: {union: off}\nkubernetesVersion: ${version}\n`, "c.yaml", known).findings).toEqual([]);
+    }
+    expect(readConfig(text, "c.yaml").findings).toEqual([]);
+  });
+
   it("applies severities per rule and drops rules set to off", () => {
     const f = (rule: string) => finding({ type: "FieldValueInvalid", path: ["x"], rule });
     const out = applySeverities([f("union"), f("schema-missing"), f("cel")], {

@@ -1,8 +1,9 @@
 /**
  * `.kunion.yaml`: rule severities, where CRDs and manifests are, policy and
  * strictness, read and checked with clear findings (an unknown key is an
- * error with its line, never silently ignored). The schema is in schema.ts;
- * Ajv compiled it ahead of time (validate-config.generated.js).
+ * error with its line, never silently ignored; so are a rule id or a release
+ * the face does not know). The schema is in schema.ts; Ajv compiled it ahead
+ * of time (validate-config.generated.js).
  * Imports source, findings, path, value.
  */
 import { type Finding, finding, notSupported, parseError, type Severity, unknownField } from "../findings/index.js";
@@ -21,7 +22,7 @@ export interface KunionConfig {
   policy?: "kep" | "smd";
   strict?: boolean;
   failOn?: Severity | "never";
-  /** Checked where it is used (releaseOf): unquoted, YAML reads 1.35 as a number. */
+  /** Checked against the known releases when a face reads the file: unquoted, YAML reads 1.35 as a number. */
   kubernetesVersion?: JsonValue;
   /** Findings accepted on purpose (checked against the known rule ids by src/checkout). */
   waivers?: Waiver[];
@@ -44,8 +45,24 @@ export interface Waiver {
   expires?: string;
 }
 
-/** Reads a configuration file; with findings, the configuration is empty. */
-export function readConfig(text: string, file: string): { config: KunionConfig; findings: Finding[] } {
+/** What only a face knows, to check a configuration's rule ids and release against. */
+export interface KnownSettings {
+  /** Every rule id kunion reports: a key under `rules:` must be one. */
+  rules: readonly string[];
+  /** The Kubernetes releases kunion validates for: `kubernetesVersion` must be one. */
+  releases: readonly string[];
+}
+
+/**
+ * Reads a configuration file; with findings, the configuration is empty.
+ * With `known`, a key under `rules:` that is no rule id and a
+ * `kubernetesVersion` that is no known release are errors with their line too.
+ */
+export function readConfig(
+  text: string,
+  file: string,
+  known?: KnownSettings,
+): { config: KunionConfig; findings: Finding[] } {
   const parsed = parseSource(text, file);
   const located = (f: Finding, path: PathSegment[]) => ({
     ...f,
@@ -61,7 +78,12 @@ export function readConfig(text: string, file: string): { config: KunionConfig; 
     };
   }
   const value: JsonValue = parsed.documents[0]?.value ?? {};
-  if (validate(value)) return { config: withOff(value as KunionConfig), findings: parsed.findings };
+  if (validate(value)) {
+    const config = value as KunionConfig;
+    const unknown = known === undefined ? [] : unknownSettings(config, known).map((u) => located(u.finding, u.at));
+    if (unknown.length > 0) return { config: {}, findings: unknown };
+    return { config: withOff(config), findings: parsed.findings };
+  }
   const findings = (validate.errors ?? []).map((e) => {
     const path = fromJsonPointer(e.instancePath);
     return located(
@@ -70,6 +92,26 @@ export function readConfig(text: string, file: string): { config: KunionConfig; 
     );
   });
   return { config: {}, findings };
+}
+
+/** Rule ids and a release the schema cannot know, each with the path of its line (a key's own, for a rule id). */
+function unknownSettings(config: KunionConfig, known: KnownSettings): { finding: Finding; at: PathSegment[] }[] {
+  const extra = { rule: "config" } as const;
+  const out: { finding: Finding; at: PathSegment[] }[] = [];
+  for (const id of Object.keys(config.rules ?? {})) {
+    if (known.rules.includes(id)) continue;
+    // As for a waiver's rule id: the ids that share its first word, if any (enum-restricted for enum-restrictd).
+    const near = known.rules.filter((r) => r.split("-")[0] === id.split("-")[0]);
+    out.push({ finding: notSupported(["rules", shownKey(id)], shownKey(id), near, extra), at: ["rules", id] });
+  }
+  const version = config.kubernetesVersion;
+  // Unquoted, YAML reads 1.35 as a number.
+  const release = typeof version === "number" ? String(version) : version;
+  if (version !== undefined && (typeof release !== "string" || !known.releases.includes(release))) {
+    const path = ["kubernetesVersion"];
+    out.push({ finding: notSupported(path, shown(version), known.releases, extra), at: path });
+  }
+  return out;
 }
 
 /** `rule: off` arrives as false from YAML 1.1. */

@@ -14,7 +14,7 @@ export const configSchema = {
   type: "object",
   additionalProperties: false,
   properties: {
-    /** Severity per rule id (`union`, `schema`, `cel`, `version-removed`, …), or `off`. */
+    /** Severity per rule id (`union`, `schema`, `cel`, `version-removed`, …), or `off`; readConfig checks the ids. */
     rules: { type: "object", additionalProperties: severity },
     /** Where CRDs, manifests, Go API types and conversions are (globs). */
     crds: globs,
@@ -31,7 +31,7 @@ export const configSchema = {
     failOn: { enum: ["error", "warning", "notice", "never"] },
     /**
      * The Kubernetes release to validate for ("1.35"). Unquoted, YAML reads it as a number;
-     * which releases kunion knows is checked where it is used.
+     * which releases kunion knows is checked by readConfig, with the face's list.
      */
     kubernetesVersion: {},
     /**
