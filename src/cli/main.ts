@@ -213,9 +213,8 @@ function release(args: ValidateArgs | CheckArgs, config: KunionConfig): Kubernet
   if (given === undefined) return defaultRelease;
   const parsed = releaseOf(given);
   if ("release" in parsed) return parsed.release;
-  const where =
-    args.kubernetesVersion !== undefined ? "--kubernetes-version" : "kubernetesVersion in the configuration";
-  throw new UsageError(`${where} ${parsed.error}`);
+  // The configuration's release was checked, with its line, when the file was read.
+  throw new UsageError(`--kubernetes-version ${parsed.error}`);
 }
 
 function validate(args: ValidateArgs, io: Io, configured: LoadedConfig): number {
