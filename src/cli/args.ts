@@ -18,7 +18,8 @@ Commands:
   serve      the HTTP API on Node: kunion serve [--port N] (docs/http.md)
 
 Common options:
-  --config F       the configuration file (default: .kunion.yaml in the working folder, if any)
+  --config F       the configuration file (default: .kunion.yaml in the working folder, if any;
+                   check reads the one at the top of the git checkout; serve reads none)
   --base REF       check: the revision to compare with (default HEAD: the uncommitted changes)
   --baseline F     check: accepted findings (from --write-baseline F): only new findings fail
   --write-baseline F  check: record the current findings in F as the baseline

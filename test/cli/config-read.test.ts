@@ -1,8 +1,13 @@
-/** `.kunion.yaml` as every command reads it: an unknown rule id or release is an error with its line, exit 2. */
-import { mkdtempSync, writeFileSync } from "node:fs";
+/**
+ * `.kunion.yaml` as the commands read it: where each finds it (as --help and
+ * README say), and an unknown rule id or release as an error with its line.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { usage } from "../../src/cli/args.js";
 import { run } from "../../src/cli/main.js";
 
 function kunion(...argv: string[]) {
@@ -57,5 +62,39 @@ describe("the configuration's rule ids and release", () => {
       code: 0,
       stdout: expect.stringContaining("warning union"),
     });
+  });
+});
+
+describe("where the commands find .kunion.yaml", () => {
+  const readme = readFileSync(join(import.meta.dirname, "../../README.md"), "utf8").replace(/\s+/g, " ");
+
+  function inDir<T>(dir: string, f: () => T): T {
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      return f();
+    } finally {
+      process.chdir(cwd);
+    }
+  }
+
+  it("validate reads the working folder's; check the checkout's top one, wherever in it it runs", () => {
+    expect(usage).toContain("check reads the one at the top of the git checkout; serve reads none");
+    expect(readme).toContain("`kunion check` reads the one at the top of the git checkout, wherever in it it runs");
+    expect(readme).toContain("`kunion serve` reads none");
+    const dir = mkdtempSync(join(tmpdir(), "kunion-where-"));
+    const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "pipe" });
+    git("init", "-q");
+    mkdirSync(join(dir, "sub"));
+    writeFileSync(join(dir, ".kunion.yaml"), "rules: {union: warning}\n");
+    writeFileSync(join(dir, "sub/.kunion.yaml"), "rules: {union: notice}\n");
+    writeFileSync(join(dir, "sub/app.yaml"), readFileSync(join(examples, "deployment/live.yaml"), "utf8"));
+    git("add", ".");
+    git("-c", "user.email=k@k", "-c", "user.name=k", "commit", "-qm", "x");
+    writeFileSync(join(dir, "sub/app.yaml"), readFileSync(join(examples, "deployment/recreate.yaml"), "utf8"));
+    const checked = inDir(join(dir, "sub"), () => kunion("check"));
+    expect(checked.stdout).toContain("sub/app.yaml:15:5: warning union:");
+    const validated = inDir(join(dir, "sub"), () => kunion("validate", "app.yaml"));
+    expect(validated.stdout).toContain("app.yaml:15:5: notice union:");
   });
 });
