@@ -38,6 +38,11 @@ export function isIgnored(file: string, ignore: readonly string[]): boolean {
   return ignore.some((g) => matchesGlob(fromHere, g) || matchesGlob(given, g));
 }
 
+/** The paths given that name a file (not a folder, not `-`) an ignore glob matches. */
+export function ignoredNames(paths: readonly string[], ignore: readonly string[]): string[] {
+  return paths.filter((p) => p !== "-" && isIgnored(p, ignore) && !statSync(p).isDirectory());
+}
+
 export const isManifest = (name: string) => manifestExtensions.some((ext) => name.endsWith(ext));
 export const isGoTypes = (name: string) => name.endsWith("_types.go");
 

@@ -74,7 +74,7 @@ import {
   usage,
   type ValidateArgs,
 } from "./args.js";
-import { expandGlobs, InputError, isGoTypes, readInputs } from "./files.js";
+import { expandGlobs, InputError, ignoredNames, isGoTypes, readInputs } from "./files.js";
 import { readOpenAPI } from "./openapi.js";
 import { formatLimited } from "./present.js";
 import { Progress } from "./progress.js";
@@ -159,27 +159,17 @@ function checkoutRoot(): string {
 const configured = (globs: readonly string[] | undefined) => readGlobbed(process.cwd(), globs ?? []);
 
 function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernetesVersion?: KubernetesRelease) {
-  const found = manifests(args.paths, [...args.ignore, ...(config.ignore ?? [])]);
+  const { files: found, ignored } = manifests(args.paths, [...args.ignore, ...(config.ignore ?? [])]);
   // Helm and other templates are not manifests until rendered: left out, with one notice (as kunion check does).
   const templates = found.filter((f) => looksLikeTemplate(f.text));
   const inputs = found.filter((f) => !looksLikeTemplate(f.text));
-  const templated = `${templates.length} file(s) hold templates ({{ … }}), not manifests: not checked (render them first, e.g. helm template)`;
-  const skipped: Finding[] =
-    templates.length === 0
-      ? []
-      : [
-          {
-            ...finding({
-              type: "ParseError",
-              path: [],
-              detail: templated,
-              rule: "skipped",
-              severity: "notice",
-            }),
-            file: templates[0]?.path,
-            message: templated,
-          },
-        ];
+  const skipped = [
+    ...ignored,
+    ...skippedNotice(
+      templates.map((f) => f.path),
+      "hold templates ({{ … }}), not manifests: not checked (render them first, e.g. helm template)",
+    ),
+  ];
   const crds = configured(config.crds);
   const goTypes = configured(config.goTypes);
   const declarations = [...readInputs(args.crd), ...crds.files];
@@ -199,12 +189,33 @@ function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernet
   };
 }
 
-/** The manifests of the paths given, less the ignored ones; none at all is an input error (exit 2). */
-function manifests(paths: readonly string[], ignore: readonly string[]): TextFile[] {
-  const found = readInputs(paths, undefined, ignore);
-  if (found.length > 0) return found;
-  const ignored = ignore.length > 0 ? " that is not ignored" : "";
-  throw new InputError(`no YAML or JSON file (*.yaml, *.yml, *.json) in ${paths.join(", ")}${ignored}`);
+/** One notice for files left out unread, on the first of them: `N file(s) <why>`. */
+function skippedNotice(files: readonly string[], why: string): Finding[] {
+  if (files.length === 0) return [];
+  const detail = `${files.length} file(s) ${why}`;
+  return [
+    {
+      ...finding({ type: "ParseError", path: [], detail, rule: "skipped", severity: "notice" }),
+      file: files[0],
+      message: detail,
+    },
+  ];
+}
+
+/**
+ * The manifests of the paths given, less the ignored ones. A file named by
+ * itself that an ignore glob matches is left out with a notice (pre-commit
+ * names every staged file, the ignored ones too); a path without any YAML or
+ * JSON file at all, or a folder whose files are all ignored, is an input
+ * error (exit 2).
+ */
+function manifests(paths: readonly string[], ignore: readonly string[]): { files: TextFile[]; ignored: Finding[] } {
+  const files = readInputs(paths, undefined, ignore);
+  const named = ignoredNames(paths, ignore);
+  const ignored = skippedNotice(named, "named match an ignore glob (--ignore, .kunion.yaml's ignore): not checked");
+  if (files.length > 0 || named.length > 0) return { files, ignored };
+  const which = ignore.length > 0 ? " that is not ignored" : "";
+  throw new InputError(`no YAML or JSON file (*.yaml, *.yml, *.json) in ${paths.join(", ")}${which}`);
 }
 
 /** The release chosen on the command line, else in the configuration, else the newest. */
@@ -386,12 +397,13 @@ function check(root: string, args: CheckArgs, io: Io, loaded: LoadedConfig): num
 }
 
 function convertCommand(args: ConvertArgs, io: Io, config: KunionConfig): number {
+  const inputs = manifests(args.paths, config.ignore ?? []);
   const { catalog, objects, findings } = loadWorkspace({
-    inputs: manifests(args.paths, config.ignore ?? []),
+    inputs: inputs.files,
     crds: readInputs([...args.crd, ...expandGlobs(config.crds)]),
   });
   const declared = loadConversions(readInputs(args.conversion), catalog.crds);
-  const problems = [...findings, ...declared.findings];
+  const problems = [...inputs.ignored, ...findings, ...declared.findings];
   const converted: JsonValue[] = [];
   for (const o of objects) {
     const { group } = splitApiVersion(o.apiVersion);
