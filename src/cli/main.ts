@@ -52,6 +52,7 @@ import {
   looksLikeTemplate,
   type NormalizedObject,
   normalizeObjects,
+  objectsOf,
   printYaml,
   readConfig,
   releaseOf,
@@ -369,7 +370,11 @@ function check(root: string, args: CheckArgs, io: Io, loaded: LoadedConfig): num
     return 0;
   }
   const baselineFile = args.baseline ?? config.baseline;
-  const { findings: found, found: recorded } = checkCheckout(root, {
+  const {
+    findings: found,
+    found: recorded,
+    changed: checked,
+  } = checkCheckout(root, {
     changed,
     deleted,
     problems: selection.problems,
@@ -388,11 +393,21 @@ function check(root: string, args: CheckArgs, io: Io, loaded: LoadedConfig): num
     },
   });
   if (args.writeBaseline !== undefined) {
-    writeFileSync(args.writeBaseline, baselineText(recorded));
+    try {
+      writeFileSync(args.writeBaseline, baselineText(recorded));
+    } catch (e) {
+      const why = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such folder" : "cannot be written";
+      throw new InputError(`--write-baseline ${args.writeBaseline}: ${why}`);
+    }
     io.stderr(`${recorded.length} finding(s) recorded in ${args.writeBaseline}\n`);
     return 0;
   }
-  report(found, args.output, summarize(found, changed.length + deleted.length, 0), io);
+  // The objects of the changed files (a template's none): what was validated, as validate counts them.
+  const objects = checked.reduce(
+    (n, f) => n + objectsOf(f.parsed?.after?.documents ?? [], kubernetesVersion).objects.length,
+    0,
+  );
+  report(found, args.output, summarize(found, changed.length + deleted.length, objects), io);
   return failsAt(found, args.failOn ?? config.failOn ?? "error") ? 1 : 0;
 }
 

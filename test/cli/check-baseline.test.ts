@@ -1,4 +1,4 @@
-/** `kunion check`'s baseline as README shows it, and what its summary counts. */
+/** `kunion check`'s baseline as README shows it, a baseline that cannot be written, and what the summary counts. */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -49,5 +49,29 @@ describe("kunion check --write-baseline", () => {
     expect(accepted.code).toBe(0);
     expect(accepted.stdout).toContain("app.yaml:15:5: notice union: spec.strategy.rollingUpdate: Forbidden");
     expect(accepted.stdout).toContain("(in the baseline)");
+  });
+});
+
+describe("kunion check's report", () => {
+  it("a baseline that cannot be written is an input error naming the file, exit 2", () => {
+    const dir = repository();
+    const missing = join(dir, "no/such/folder/b.json");
+    expect(kunionIn(dir, "check", "--write-baseline", missing)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `kunion: --write-baseline ${missing}: no such folder\n`,
+    });
+    expect(kunionIn(dir, "check", "--write-baseline", dir)).toMatchObject({
+      code: 2,
+      stderr: `kunion: --write-baseline ${dir}: cannot be written\n`,
+    });
+  });
+
+  it("the summary counts the objects of the changed files", () => {
+    const dir = repository();
+    const list =
+      "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n";
+    writeFileSync(join(dir, "list.yaml"), list);
+    expect(kunionIn(dir, "check").stderr).toBe("2 file(s), 3 object(s): 1 error(s), 0 warning(s), 0 notice(s)\n");
   });
 });
