@@ -445,7 +445,7 @@ describe("kunion check", () => {
     const { code, stdout } = inDir(dir, () => kunion("check", "--base", "HEAD"));
     expect(code).toBe(1);
     expect(stdout).toMatch(/crd\.yaml:\d+:\d+: error field-removed: v1 spec\.retention/);
-    expect(stdout).toContain("notice skipped: Invalid document: 1 changed file(s) hold templates");
+    expect(stdout).toContain("chart.yaml:1:1: notice skipped: 1 changed file(s) hold templates");
   });
 
   it.skipIf(!existsSync(join(import.meta.dirname, "../../../shared/corpus")))(
