@@ -247,7 +247,8 @@ describe("the Kubernetes release to validate for", () => {
       writeFileSync(join(dir, "k.yaml"), text);
       const run = kunion({ "c.yaml": cm }, "validate", "--config", join(dir, "k.yaml"), "@c.yaml");
       expect(run.code, text).toBe(code);
-      if (code === 2) expect(run.stderr).toContain("k.yaml:1:1: error config: kubernetesVersion: Unsupported value: 2.1");
+      if (code === 2)
+        expect(run.stderr).toContain("k.yaml:1:1: error config: kubernetesVersion: Unsupported value: 2.1");
     }
     expect(kunion({ "c.yaml": cm }, "normalize", "--kubernetes-version", "1.35", "@c.yaml").code).toBe(2);
   });
