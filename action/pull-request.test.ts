@@ -207,6 +207,19 @@ describe("intended breaks accepted durably", () => {
     expect(cli.stderr).toContain(".kunion.yaml:2:");
   });
 
+  it("a misspelled rule id under rules: or an unknown release is an error on its line, in both", async () => {
+    const config = "rules:\n  unoin: off\nkubernetesVersion: '1.37'\n";
+    const repo = repository({ "crds/backups.yaml": crd, ".kunion.yaml": config }, { "crds/backups.yaml": dropped });
+    const action = await runAction(repo);
+    const cli = kunionCheck(repo.ws, "--base", repo.baseSha);
+    expect(action.status).toBe(1);
+    expect(action.stdout).toMatch(/^::error title=kunion config,file=.kunion.yaml,line=2,col=\d+::rules\.unoin: /m);
+    expect(action.stdout).toMatch(/^::error title=kunion config,file=.kunion.yaml,line=3,col=\d+::kubernetesVersion: /m);
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toMatch(/^\.kunion\.yaml:2:\d+: error config: rules\.unoin: /m);
+    expect(cli.stderr).toMatch(/^\.kunion\.yaml:3:\d+: error config: kubernetesVersion: /m);
+  });
+
   it("a baseline accepts the findings it recorded: only new ones fail", async () => {
     const repo = repository({ "crds/backups.yaml": crd }, { "crds/backups.yaml": dropped });
     const written = kunionCheck(repo.ws, "--base", repo.baseSha, "--write-baseline", "kunion-baseline.json");

@@ -5,7 +5,16 @@
  */
 import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
-import { type Finding, getKey, isObject, type KunionConfig, parseSource, readConfig, type Waiver } from "../index.js";
+import {
+  type Finding,
+  getKey,
+  isObject,
+  type KunionConfig,
+  kubernetesReleases,
+  parseSource,
+  readConfig,
+  type Waiver,
+} from "../index.js";
 import { fileProblem, readInside } from "./files.js";
 import { knownRules } from "./product.js";
 import { waiverProblems } from "./waivers.js";
@@ -21,19 +30,15 @@ export interface LoadedConfig {
   text?: string;
 }
 
-/** A configuration file's text read and checked, its waivers' rule ids included. */
+/** A configuration file's text read and checked: rule ids (under `rules:`, in waivers) and the release included. */
 export function readConfigFile(text: string, file: string): LoadedConfig {
-  const read = readConfig(text, file);
+  const ids = knownRules.map((r) => r.id);
+  const read = readConfig(text, file, { rules: ids, releases: kubernetesReleases });
   // With other errors the configuration is empty: its waivers are read from the text as written.
   const written = read.findings.some((f) => f.severity === "error")
     ? { waivers: writtenWaivers(text, file) }
     : read.config;
-  const problems = waiverProblems(
-    written,
-    text,
-    file,
-    knownRules.map((r) => r.id),
-  );
+  const problems = waiverProblems(written, text, file, ids);
   return problems.length > 0 ? { config: {}, findings: [...read.findings, ...problems] } : { ...read, file, text };
 }
 

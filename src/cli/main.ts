@@ -9,7 +9,6 @@ import {
   baselineText,
   checkCheckout,
   checkRef,
-  configFileName,
   configuredGlobs,
   deletedFiles,
   knownRules,
@@ -45,7 +44,6 @@ import {
   type JsonValue,
   type KubernetesRelease,
   type KunionConfig,
-  kubernetesReleases,
   kunionVersion,
   loadConversions,
   loadWorkspace,
@@ -54,7 +52,6 @@ import {
   normalizeObjects,
   objectsOf,
   printYaml,
-  readConfig,
   releaseOf,
   type SourceDocument,
   type SourceObject,
@@ -132,12 +129,6 @@ function loadConfig(root: string, file: string | undefined, io: Io): LoadedConfi
   const loaded =
     file === undefined ? loadCheckoutConfig(root) : readConfigFile(readInputs([file], () => true)[0]?.text ?? "", file);
   const errors = loaded.findings.filter((f) => f.severity === "error");
-  // Rule ids under `rules:` and the release, which only a face knows, checked as the file is read.
-  if (errors.length === 0 && loaded.text !== undefined) {
-    const known = { rules: knownRules.map((r) => r.id), releases: kubernetesReleases };
-    const read = readConfig(loaded.text, loaded.file ?? configFileName, known);
-    errors.push(...read.findings.filter((f) => f.severity === "error"));
-  }
   if (errors.length === 0) return loaded;
   io.stderr(`${formatText(errors)}\n`);
   return undefined;
