@@ -52,7 +52,7 @@ describe("a hostile pull request", () => {
     const secret = secretFile();
     const { action, cli } = await bothFaces({}, { ".kunion.yaml": { link: secret }, "web.yaml": recreate });
     expect(action.status).toBe(1);
-    expect(action.out).toContain("file=.kunion.yaml,line=1::Invalid document: is a symbolic link: not followed");
+    expect(action.out).toContain("file=.kunion.yaml,line=1,col=1::Invalid document: is a symbolic link: not followed");
     expect(action.out).not.toContain("SECRET");
     expect(cli.code).toBe(2);
     expect(cli.out).toContain(".kunion.yaml:1:1: error input: Invalid document: is a symbolic link: not followed");
