@@ -55,7 +55,7 @@ export { applySeverities, type KunionConfig, readConfig, type Waiver } from "./c
 // Conversion: a Conversion declaration read, and an object converted through the hub.
 export { type Conversion, type ConvertOptions, convert, readConversion } from "./convert/index.js";
 // CRDs: a CRD document read into its versions and schemas.
-export { type Crd, isCrd, readCrd } from "./crd/index.js";
+export { type Crd, isCrd, readCrd, refusedCrdStructure } from "./crd/index.js";
 // CRD evolution: the rules two revisions are compared by, and their options.
 export { type DiffOptions, evolutionRules } from "./evolution/index.js";
 // Findings: what every check returns, in field.Error's words; the constructors the faces use for their own.

@@ -10,6 +10,7 @@ import {
   isCrd,
   type JsonObject,
   normalize,
+  refusedCrdStructure,
   releaseOf,
   type SourceDocument,
   validateObject,
@@ -90,9 +91,14 @@ export function catalogFor(body: { crd?: JsonObject; schema?: JsonObject }, depl
   return catalog;
 }
 
-/** The request's `crd` as a document to build a catalog from; 422 when it is no CRD (a catalog would pass it over). */
+/**
+ * The request's `crd` as a document to build a catalog from; 422 when it is no CRD (a catalog would pass it
+ * over) or one the API server refuses whole (a catalog reads partial CRDs, kustomize patches, without a word).
+ */
 export function crdDocument(value: JsonObject): SourceDocument {
   if (!isCrd(value)) throw new RequestError(422, "crd", "not a CustomResourceDefinition (apiextensions.k8s.io)");
+  const [refused] = refusedCrdStructure(value);
+  if (refused) throw new RequestError(422, "crd", refused.message);
   return documentOf(value, "crd");
 }
 

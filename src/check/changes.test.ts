@@ -134,4 +134,19 @@ describe("checkChanges", () => {
       ["skipped", "notice", "chart/a.yaml", "2 changed file(s) hold templates ({{ … }}), not manifests: not checked"],
     ]);
   });
+
+  it("takes a kustomize patch among the repository's CRDs (a partial CRD, as kubebuilder scaffolds) without a finding", () => {
+    const patch = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: widgets.example.com }
+spec:
+  conversion: { strategy: Webhook, webhook: { conversionReviewVersions: [v1] } }
+`;
+    const widget = "apiVersion: example.com/v1\nkind: Widget\nmetadata: { name: w }\nspec: { size: 1 }\n";
+    const crds = [
+      { path: "config/crd/bases/widgets.yaml", text: sized },
+      { path: "config/crd/patches/webhook_in_widgets.yaml", text: patch },
+    ];
+    expect(checkChanges([{ path: "deploy/w.yaml", after: widget }], { crds })).toEqual([]);
+  });
 });

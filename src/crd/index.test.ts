@@ -1,5 +1,6 @@
 /**
- * readCrd's findings for a CRD the API server refuses for its structure. The messages are the
+ * refusedCrdStructure: what the API server refuses in a CRD's structure (readCrd reads partial CRDs, kustomize
+ * patches, without these findings). The messages are the
  * API server's: apiextensions-apiserver pkg/apis/apiextensions/validation/validation.go
  * (ValidateCustomResourceDefinition: `must be spec.names.plural+"."+spec.group`;
  * validateCustomResourceDefinitionSpec: field.Required for spec.group, spec.scope,
@@ -9,7 +10,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../value/index.js";
-import { readCrd } from "./index.js";
+import { readCrd, refusedCrdStructure } from "./index.js";
 
 const version = (name: string, storage: boolean) => ({
   name,
@@ -25,9 +26,9 @@ const spec = {
 };
 const crd = (over: Record<string, unknown>, name = "things.example.com", apiVersion = "apiextensions.k8s.io/v1") =>
   ({ apiVersion, kind: "CustomResourceDefinition", metadata: { name }, spec: { ...spec, ...over } }) as JsonObject;
-const messages = (doc: JsonObject) => readCrd(doc).findings.map((f) => f.message);
+const messages = (doc: JsonObject) => refusedCrdStructure(doc).map((f) => f.message);
 
-describe("readCrd: a CRD's required structure", () => {
+describe("refusedCrdStructure: a CRD's required structure", () => {
   it("a complete CRD has no findings", () => {
     expect(messages(crd({}))).toEqual([]);
   });
@@ -69,6 +70,17 @@ describe("readCrd: a CRD's required structure", () => {
     expect(messages(crd({ scope: "Global" }))).toEqual([
       'spec.scope: Unsupported value: "Global": supported values: "Cluster", "Namespaced"',
     ]);
+  });
+
+  it("readCrd reads a kustomize patch (a partial CRD) without these findings", () => {
+    const patch = {
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: "things.example.com" },
+      spec: { conversion: { strategy: "Webhook" } },
+    };
+    expect(readCrd(patch).findings).toEqual([]);
+    expect(messages(patch)).toContain("spec.group: Required value");
   });
 
   it("v1beta1 defaults the scope and builds versions from spec.version", () => {

@@ -1,9 +1,11 @@
 /**
  * A CustomResourceDefinition → its group, kind and versions, each version's
  * schema as a `SchemaNode` with unions attached. Declaration errors point into
- * the CRD document (`spec.versions[0].schema.openAPIV3Schema.properties…`): a
- * schema's, and a CRD the API server refuses for its structure (no group, no
- * names, not exactly one storage version, a name other than <plural>.<group>).
+ * the CRD document (`spec.versions[0].schema.openAPIV3Schema.properties…`).
+ * `refusedCrdStructure`: what the API server refuses in a CRD given whole (no
+ * group, no names, not exactly one storage version, a name other than
+ * <plural>.<group>), which readCrd does not report: a repository's CRD files
+ * include kustomize patches, partial CRDs no server ever sees.
  * Imports schema, value, path, findings.
  */
 import { type Finding, invalid, notSupported, required } from "../findings/index.js";
@@ -99,7 +101,6 @@ export function readCrd(doc: JsonObject): { crd: Crd; findings: Finding[] } {
       storage: true,
     });
   }
-  findings.push(...structureFindings(doc, s, isObject(names) ? names : {}, crd));
   return { crd, findings };
 }
 
@@ -111,14 +112,17 @@ export function readCrd(doc: JsonObject): { crd: Crd; findings: Finding[] } {
  * without them no object can be matched to it. `singular` and `listKind` are defaulted by the
  * server, and v1beta1 defaults `scope`, so none of those is required here.
  */
-function structureFindings(doc: JsonObject, spec: JsonObject, names: JsonObject, crd: Crd): Finding[] {
+export function refusedCrdStructure(doc: JsonObject): Finding[] {
+  const { crd } = readCrd(doc);
+  const spec = getKey(doc, "spec");
+  const names = isObject(spec) ? getKey(spec, "names") : undefined;
   const out: Finding[] = [];
-  const plural = str(getKey(names, "plural"));
+  const plural = isObject(names) ? str(getKey(names, "plural")) : "";
   if (crd.name === "") out.push(required(["metadata", "name"], "name or generateName is required"));
   else if (crd.name !== `${plural}.${crd.group}`)
     out.push(invalid(["metadata", "name"], crd.name, 'must be spec.names.plural+"."+spec.group'));
   if (crd.group === "") out.push(required(["spec", "group"]));
-  const scope = getKey(spec, "scope");
+  const scope = isObject(spec) ? getKey(spec, "scope") : undefined;
   const v1 = getKey(doc, "apiVersion") === "apiextensions.k8s.io/v1";
   if (scope === undefined || scope === "" || scope === null) {
     if (v1) out.push(required(["spec", "scope"]));
