@@ -11,7 +11,7 @@ import { appendFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
 import { type ChangedLines, checkCheckout, loadConfig, readBaseline, readInside } from "../src/checkout/index.js";
-import { type Finding, failsAt, looksLikeTemplate, releaseOf, type Summary, summarize } from "../src/index.js";
+import { type Finding, failsAt, releaseOf, type Summary, summarize } from "../src/index.js";
 import { collect } from "./changes.js";
 import { fixesSection, postSuggestions, suggestedFixes } from "./fixes.js";
 import { getInputs, type Inputs, type RunContext, readContext } from "./inputs.js";
@@ -71,14 +71,12 @@ export async function run(): Promise<void> {
       },
     });
     const { findings, lines, crds, goTypes } = checked;
-    // Checked: not a template (one notice says how many were skipped), nor a file that could not be read (a finding).
-    const files = changed.filter((f) => !looksLikeTemplate(f.after)).length + deleted.length;
     if (collected.failure === undefined && changed.length + deleted.length + problems.length === 0) {
       notes.push("no Kubernetes files changed");
     }
-    const summary = summarize(findings, files, 0);
+    const summary = summarize(findings, checked.checkedFiles, checked.objects);
     core.info(
-      `kunion: ${files} file(s) checked${collected.base ? ` against ${collected.base.slice(0, 12)}` : ""} in ${Date.now() - started} ms: ${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.notices} notice(s)`,
+      `kunion: ${checked.checkedFiles} file(s) checked${collected.base ? ` against ${collected.base.slice(0, 12)}` : ""} in ${Date.now() - started} ms: ${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.notices} notice(s)`,
     );
     const failOn = inputs.failOn ?? config.failOn ?? "error";
     const fails = collected.failure !== undefined || failsAt(findings, failOn);

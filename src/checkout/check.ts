@@ -15,6 +15,7 @@ import {
   type KubernetesRelease,
   type KunionConfig,
   looksLikeTemplate,
+  objectsOf,
   type ParsedFile,
   type TextFile,
 } from "../index.js";
@@ -60,6 +61,9 @@ export interface CheckoutResult {
   /** The repository's CRDs, parsed, and Go types that gave the changed files their schemas. */
   crds: ParsedFile[];
   goTypes: TextFile[];
+  /** What the summary line counts: the files checked (changed ones not templates, deleted ones) and their objects. */
+  checkedFiles: number;
+  objects: number;
 }
 
 export function checkCheckout(root: string, change: CheckoutChange): CheckoutResult {
@@ -86,7 +90,10 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
     ];
     const placed = placeRemovals(found, lines);
     const findings = change.acceptance ? accept(placed, { ...change.acceptance, config, files, parse }) : placed;
-    return { findings, found: placed, lines, changed: checked, crds, goTypes };
+    const parsed = checked.flatMap((f) => (f.parsed?.after === undefined ? [] : [f.parsed.after]));
+    const objects = parsed.reduce((n, p) => n + objectsOf(p.documents, change.kubernetesVersion).objects.length, 0);
+    const checkedFiles = parsed.length + deleted.length;
+    return { findings, found: placed, lines, changed: checked, crds, goTypes, checkedFiles, objects };
   };
   if (changed.length === 0 && deleted.length === 0) {
     return accepted(applySeverities([...change.problems], config.rules), [], [], []);

@@ -50,7 +50,6 @@ import {
   looksLikeTemplate,
   type NormalizedObject,
   normalizeObjects,
-  objectsOf,
   printYaml,
   releaseOf,
   type SourceDocument,
@@ -364,7 +363,8 @@ function check(root: string, args: CheckArgs, io: Io, loaded: LoadedConfig): num
   const {
     findings: found,
     found: recorded,
-    changed: checked,
+    checkedFiles,
+    objects,
   } = checkCheckout(root, {
     changed,
     deleted,
@@ -393,12 +393,7 @@ function check(root: string, args: CheckArgs, io: Io, loaded: LoadedConfig): num
     io.stderr(`${recorded.length} finding(s) recorded in ${args.writeBaseline}\n`);
     return 0;
   }
-  // The objects of the changed files (a template's none): what was validated, as validate counts them.
-  const objects = checked.reduce(
-    (n, f) => n + objectsOf(f.parsed?.after?.documents ?? [], kubernetesVersion).objects.length,
-    0,
-  );
-  report(found, args.output, summarize(found, changed.length + deleted.length, objects), io);
+  report(found, args.output, summarize(found, checkedFiles, objects), io);
   return failsAt(found, args.failOn ?? config.failOn ?? "error") ? 1 : 0;
 }
 
