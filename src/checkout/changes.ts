@@ -84,7 +84,11 @@ function workTreeBlob(root: string, path: string, blob: (b: Buffer) => string): 
   return read && "bytes" in read ? blob(read.bytes) : undefined;
 }
 
-/** Every file the globs match, or every tracked YAML and JSON file: `changed-only: false`; with their blobs at `base`. */
+/**
+ * Every file the globs match, or every YAML and JSON file git lists (tracked,
+ * and untracked ones it does not ignore): `changed-only: false`; with their
+ * blobs at `base`.
+ */
 export function allFiles(root: string, globs: readonly string[], base?: string): Candidates {
   const paths = globs.length > 0 ? globInside(root, globs).paths : workTreeFiles(root);
   const before = base === undefined ? new Map<string, string>() : blobsAt(root, base);
@@ -163,7 +167,11 @@ export function deletedFiles(
   });
 }
 
-/** The repository's Conversion declarations (kunion.dev) beyond some files: the globs' files, or every tracked file naming one. */
+/**
+ * The repository's Conversion declarations (kunion.dev) beyond some files: the
+ * globs' files, or every file git lists (tracked, and untracked ones it does
+ * not ignore) naming one.
+ */
 export function repositoryConversions(root: string, globs: readonly string[], except: ReadonlySet<string>): TextFile[] {
   const paths = globs.length > 0 ? globInside(root, globs).paths : workTreeFiles(root);
   return paths
@@ -178,8 +186,8 @@ export function repositoryConversions(root: string, globs: readonly string[], ex
 
 /**
  * The repository's CRDs beyond the changed files: the globs' files, or else
- * every tracked YAML and JSON file that mentions CustomResourceDefinition (a
- * cheap test before any parsing).
+ * every YAML and JSON file git lists (as above) that mentions
+ * CustomResourceDefinition (a cheap test before any parsing).
  */
 export function repositoryCrds(
   root: string,
