@@ -4,23 +4,11 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { run } from "../../src/cli/main.js";
+import { kunionIn } from "./run.js";
 
 const example = (p: string) => readFileSync(join(import.meta.dirname, "../../examples", p), "utf8");
 
 /** A kunion run in `dir`, as a user in that folder would start it. */
-function kunionIn(dir: string, ...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    const code = run(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), color: false });
-    return { code, stdout, stderr };
-  } finally {
-    process.chdir(cwd);
-  }
-}
 
 /** A repository whose Deployment, committed as live.yaml, now switches to Recreate: one union error. */
 function repository(files: Record<string, string> = {}): string {

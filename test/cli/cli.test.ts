@@ -5,16 +5,10 @@ import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { run } from "../../src/cli/main.js";
+import { kunion } from "./run.js";
 
 const examples = join(import.meta.dirname, "../../examples");
 const ex = (p: string) => join(examples, p);
-
-function kunion(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = run(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), color: false });
-  return { code, stdout, stderr };
-}
 
 function tempFile(name: string, text: string): string {
   const dir = mkdtempSync(join(tmpdir(), "kunion-"));

@@ -8,14 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { usage } from "../../src/cli/args.js";
-import { run } from "../../src/cli/main.js";
-
-function kunion(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = run(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), color: false });
-  return { code, stdout, stderr };
-}
+import { kunion } from "./run.js";
 
 const examples = join(import.meta.dirname, "../../examples");
 

@@ -9,17 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { run } from "../../src/cli/main.js";
 import { type JsonObject, parseSource } from "../../src/index.js";
+import { kunion } from "./run.js";
 
 const root = join(import.meta.dirname, "../..");
-
-function kunion(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = run(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), color: false });
-  return { code, stdout, stderr };
-}
 
 function tempFile(name: string, text: string): string {
   const path = join(mkdtempSync(join(tmpdir(), "kunion-")), name);

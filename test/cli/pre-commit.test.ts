@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { run } from "../../src/cli/main.js";
+import { kunionIn } from "./run.js";
 
 interface Hook {
   id: string;
@@ -21,19 +21,6 @@ const hooks: Hook[] = parse(readFileSync(join(import.meta.dirname, "../../.pre-c
 function selects(id: string, path: string): boolean {
   const hook = hooks.find((h) => h.id === id) as Hook;
   return new RegExp(hook.files).test(path) && !(hook.exclude !== undefined && new RegExp(hook.exclude).test(path));
-}
-
-function kunionIn(dir: string, ...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    const code = run(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), color: false });
-    return { code, stdout, stderr };
-  } finally {
-    process.chdir(cwd);
-  }
 }
 
 describe("kunion-crd-diff", () => {

@@ -1,5 +1,3 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -8,21 +6,12 @@ import { colorWanted, run } from "../../src/cli/main.js";
 import { Progress } from "../../src/cli/progress.js";
 import { editDistance, nearest } from "../../src/cli/suggest.js";
 import { kunionVersion } from "../../src/index.js";
+import { folder, kunion as runKunion } from "./run.js";
 
+/** The CLI's answer with the first line of what it printed on stderr. */
 function kunion(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = run(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), color: false });
-  return { code, stdout, stderr, message: stderr.split("\n")[0] ?? "" };
-}
-
-function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "kunion-usage-"));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, ".."), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
+  const answer = runKunion(...argv);
+  return { ...answer, message: answer.stderr.split("\n")[0] ?? "" };
 }
 
 const configMap = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\n`;

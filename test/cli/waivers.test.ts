@@ -3,24 +3,10 @@
  * validate accept a waived finding as kunion check does (a notice saying why),
  * so the pre-commit hooks can be waived too.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { run } from "../../src/cli/main.js";
-
-function kunion(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = run(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), color: false });
-  return { code, stdout, stderr };
-}
-
-function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "kunion-waivers-"));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
+import { folder, kunion } from "./run.js";
 
 const widgets = (modes: string) => `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
