@@ -2,13 +2,12 @@
  * The selection `kunion check` and the Action share: which changed files of
  * a checkout are Kubernetes files, with their text at the base.
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { selectFiles, workTreeChanges } from "./changes.js";
 import { checkCheckout } from "./check.js";
+import { gitRepository } from "./testing.js";
 
 const crd = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -26,13 +25,7 @@ spec:
 
 /** A repository whose base commit holds a CRD file and a file that is no Kubernetes file. */
 function repository() {
-  const ws = mkdtempSync(join(tmpdir(), "kunion-changes-"));
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], {
-      cwd: ws,
-      encoding: "utf8",
-    }).trim();
-  git("init", "-q", "-b", "main");
+  const { ws, git } = gitRepository("kunion-changes-");
   mkdirSync(join(ws, "crds"));
   writeFileSync(join(ws, "crds/backups.yaml"), crd);
   writeFileSync(join(ws, "settings.yaml"), "colour: blue\n");

@@ -1,20 +1,10 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { changedBetween, readBlobs } from "./git.js";
+import { gitRepository } from "./testing.js";
 
-function repository() {
-  const ws = mkdtempSync(join(tmpdir(), "kunion-git-"));
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], {
-      cwd: ws,
-      encoding: "utf8",
-    }).trim();
-  git("init", "-q", "-b", "main");
-  return { ws, git };
-}
+const repository = () => gitRepository("kunion-git-");
 
 describe("the changed files between two commits", () => {
   it("name each file's blob at the base, by which its text there is read; an added file has none", () => {
