@@ -214,7 +214,9 @@ describe("intended breaks accepted durably", () => {
     const cli = kunionCheck(repo.ws, "--base", repo.baseSha);
     expect(action.status).toBe(1);
     expect(action.stdout).toMatch(/^::error title=kunion config,file=.kunion.yaml,line=2,col=\d+::rules\.unoin: /m);
-    expect(action.stdout).toMatch(/^::error title=kunion config,file=.kunion.yaml,line=3,col=\d+::kubernetesVersion: /m);
+    expect(action.stdout).toMatch(
+      /^::error title=kunion config,file=.kunion.yaml,line=3,col=\d+::kubernetesVersion: /m,
+    );
     expect(cli.code).toBe(2);
     expect(cli.stderr).toMatch(/^\.kunion\.yaml:2:\d+: error config: rules\.unoin: /m);
     expect(cli.stderr).toMatch(/^\.kunion\.yaml:3:\d+: error config: kubernetesVersion: /m);
