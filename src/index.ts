@@ -67,6 +67,7 @@ export {
   notSupported,
   required,
   type Severity,
+  skippedNotice,
 } from "./findings/index.js";
 // Names: an apiVersion split into group and version.
 export { splitApiVersion } from "./names/index.js";

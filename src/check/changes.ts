@@ -1,7 +1,7 @@
 import type { KubernetesRelease } from "../builtins/index.js";
 import { isCrd } from "../crd/index.js";
 import type { DiffOptions } from "../evolution/index.js";
-import { type Finding, finding } from "../findings/index.js";
+import { type Finding, skippedNotice } from "../findings/index.js";
 import { type ParsedSource, parseSource } from "../source/index.js";
 import { checkRoundTrips, isConversion } from "./conversions.js";
 import { diffCrdDocuments } from "./crd-diff.js";
@@ -54,12 +54,7 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
   const templates = changed.filter((f) => looksLikeTemplate(f.after));
   if (templates.length > 0) {
     const detail = `${templates.length} changed file(s) hold templates ({{ … }}), not manifests: not checked`;
-    findings.push({
-      ...finding({ type: "ParseError", path: [], detail, rule: "skipped", severity: "notice" }),
-      // A notice about the change, not about a document: its own words, without "Invalid document:".
-      message: detail,
-      file: templates[0]?.path,
-    });
+    findings.push(skippedNotice(detail, templates[0]?.path));
   }
   const read = (path: string, text: string, parsed: ParsedSource | undefined): ParsedFile => ({
     path,

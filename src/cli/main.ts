@@ -55,6 +55,7 @@ import {
   type SourceDocument,
   type SourceObject,
   type Summary,
+  skippedNotice,
   splitApiVersion,
   summarize,
   type TextFile,
@@ -156,7 +157,7 @@ function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernet
   const inputs = found.filter((f) => !looksLikeTemplate(f.text));
   const skipped = [
     ...ignored,
-    ...skippedNotice(
+    ...skippedFiles(
       templates.map((f) => f.path),
       "hold templates ({{ … }}), not manifests: not checked (render them first, e.g. helm template)",
     ),
@@ -181,16 +182,9 @@ function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernet
 }
 
 /** One notice for files left out unread, on the first of them: `N file(s) <why>`. */
-function skippedNotice(files: readonly string[], why: string): Finding[] {
+function skippedFiles(files: readonly string[], why: string): Finding[] {
   if (files.length === 0) return [];
-  const detail = `${files.length} file(s) ${why}`;
-  return [
-    {
-      ...finding({ type: "ParseError", path: [], detail, rule: "skipped", severity: "notice" }),
-      file: files[0],
-      message: detail,
-    },
-  ];
+  return [skippedNotice(`${files.length} file(s) ${why}`, files[0])];
 }
 
 /**
@@ -203,7 +197,7 @@ function skippedNotice(files: readonly string[], why: string): Finding[] {
 function manifests(paths: readonly string[], ignore: readonly string[]): { files: TextFile[]; ignored: Finding[] } {
   const files = readInputs(paths, undefined, ignore);
   const named = ignoredNames(paths, ignore);
-  const ignored = skippedNotice(named, "named match an ignore glob (--ignore, .kunion.yaml's ignore): not checked");
+  const ignored = skippedFiles(named, "named match an ignore glob (--ignore, .kunion.yaml's ignore): not checked");
   if (files.length > 0 || named.length > 0) return { files, ignored };
   const which = ignore.length > 0 ? " that is not ignored" : "";
   throw new InputError(`no YAML or JSON file (*.yaml, *.yml, *.json) in ${paths.join(", ")}${which}`);

@@ -3,7 +3,7 @@
  * line with their count, and at most a few findings per file with one line
  * saying how many more. JSON and SARIF keep every finding; so do the counts.
  */
-import { compareFindings, type Finding, finding, formatGithub, formatText } from "../index.js";
+import { compareFindings, type Finding, formatGithub, formatText, skippedNotice } from "../index.js";
 
 /** How many lines a grouped parse error lists before it stops. */
 const linesListed = 5;
@@ -86,16 +86,7 @@ export function formatLimited(findings: readonly Finding[], format: "text" | "gi
     const more = file === undefined ? undefined : hidden.get(file);
     if (more === undefined) continue;
     const detail = `${more} more finding(s) in this file not shown (--max-per-file 0 shows every one)`;
-    if (format === "github")
-      parts.push(
-        print([
-          {
-            ...finding({ type: "ParseError", path: [], detail, rule: "skipped", severity: "notice" }),
-            file,
-            message: detail,
-          },
-        ]),
-      );
+    if (format === "github") parts.push(print([skippedNotice(detail, file)]));
     else parts.push(`${file}: … ${detail}`);
   }
   return parts.filter((p) => p !== "").join("\n");

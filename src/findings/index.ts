@@ -102,6 +102,15 @@ export function finding({ type, path, detail = "", badValue, rule = "schema", se
 
 type Extra = Pick<Init, "rule" | "severity">;
 
+/** A notice that files or findings were left out (rule `skipped`): about the run, not a document, so in its own words. */
+export function skippedNotice(detail: string, file?: string): Finding {
+  const out = {
+    ...finding({ type: "ParseError", path: [], detail, rule: "skipped", severity: "notice" }),
+    message: detail,
+  };
+  return file === undefined ? out : { ...out, file };
+}
+
 export const required = (path: FieldPath, detail = "", extra: Extra = {}) =>
   finding({ type: "FieldValueRequired", path, detail, ...extra });
 
