@@ -39,12 +39,10 @@ export async function run(): Promise<void> {
       core.setFailed(failure);
       return;
     }
+    // The configuration's release was checked, with its line, when the file was read.
     const configured = config.kubernetesVersion === undefined ? undefined : releaseOf(config.kubernetesVersion);
-    if (configured && "error" in configured) {
-      core.setFailed(`the configuration's kubernetesVersion ${configured.error}`);
-      return;
-    }
-    const kubernetesVersion = inputs.kubernetesVersion ?? configured?.release;
+    const kubernetesVersion =
+      inputs.kubernetesVersion ?? (configured && "release" in configured ? configured.release : undefined);
     const baselineFile = inputs.baseline || config.baseline;
     const baseline = baselineFile ? readBaselineFile(ctx.workspace, baselineFile) : undefined;
     if (baseline && "failure" in baseline) {
