@@ -46,6 +46,14 @@ export async function run(): Promise<void> {
     const baselineFile = inputs.baseline || config.baseline;
     const baseline = baselineFile ? readBaselineFile(ctx.workspace, baselineFile) : undefined;
     if (baseline && "failure" in baseline) {
+      // Nothing is checked; the summary and the outputs still say so.
+      publish(inputs, ctx, {
+        findings: [],
+        summary: summarize([], 0, 0),
+        notes: [`failed: ${baseline.failure}`],
+        noticesEmitted: 0,
+        fails: true,
+      });
       core.setFailed(`kunion: ${baseline.failure}`);
       return;
     }

@@ -222,6 +222,15 @@ describe("intended breaks accepted durably", () => {
     expect(cli.stderr).toMatch(/^\.kunion\.yaml:3:\d+: error config: kubernetesVersion: /m);
   });
 
+  it("a baseline that is not in the checkout fails the step, and the summary and outputs say so", async () => {
+    const repo = repository({ "crds/backups.yaml": crd }, { "crds/backups.yaml": dropped });
+    const { status, stdout, summary, outputs } = await runAction(repo, { baseline: "kunion-baseline.json" });
+    expect(status).toBe(1);
+    expect(stdout).toMatch(/^::error::kunion: the baseline kunion-baseline.json is not in the checkout$/m);
+    expect(summary).toContain("> failed: the baseline kunion-baseline.json is not in the checkout");
+    expect(outputs).toMatchObject({ errors: "0", warnings: "0" });
+  });
+
   it("a baseline accepts the findings it recorded: only new ones fail", async () => {
     const repo = repository({ "crds/backups.yaml": crd }, { "crds/backups.yaml": dropped });
     const written = kunionCheck(repo.ws, "--base", repo.baseSha, "--write-baseline", "kunion-baseline.json");
