@@ -55,11 +55,20 @@ describe("each declared function is both checked and run", () => {
   };
 
   /**
-   * @bufbuild/cel's standard library has `duration(int)`, which cel-go declares (IntToDuration) and
-   * kunion's checker does not: a rule calling it is refused at compile time. Whether @bufbuild/cel
-   * reads the int as cel-go does must be checked before it is declared.
+   * @bufbuild/cel's standard library runs `duration(int)`; kunion's checker does not declare it, as
+   * cel-go no longer does. cel-go declared it (IntToDuration) with no conversion behind it: `Int`'s
+   * ConvertToType (common/types/int.go) has no duration case, so every call failed at evaluation with
+   * "type conversion error from 'int' to 'google.protobuf.Duration'" (cel-expr/cel-go#1299), and
+   * cel-go#1300 removed the declaration, so its checker refuses the call, as kunion's does below.
    */
   const undeclaredOnPurpose = ["duration(int)"];
+
+  test("duration(int) is refused with cel-go's words (cel-expr/cel-go#1300)", () => {
+    expect(compileExpression("duration(5) > duration('1s')").error).toContain(
+      "found no matching overload for 'duration' applied to '(int)'",
+    );
+    expect(compileExpression("duration('5s') > duration('1s')").error).toBeUndefined();
+  });
 
   test("every runtime function implements a declared overload (or is internal)", () => {
     // called only by the AST rewrites, and typed (or skipped) by the checker itself
