@@ -32,8 +32,11 @@ export interface GoSource {
 
 /** True for documents that declare schemas (or conversions) rather than objects to check. */
 export function isSchemaDocument(value: JsonValue): boolean {
-  return isCrd(value) || isSmdSchema(value) || isConversionDeclaration(value);
+  return declaresSchema(value) || isConversionDeclaration(value);
 }
+
+/** True for the documents buildCatalog reads a schema from: a CRD or a structured-merge-diff schema. */
+export const declaresSchema = (value: JsonValue): boolean => isCrd(value) || isSmdSchema(value);
 
 /** kunion's own Conversion declarations (kunion.dev); an apiVersion that is not a string is no such thing. */
 export function isConversionDeclaration(value: JsonValue): boolean {

@@ -1,8 +1,8 @@
 import type { KubernetesRelease } from "../builtins/index.js";
-import type { Finding } from "../findings/index.js";
+import { type Finding, parseError } from "../findings/index.js";
 import { type ParsedSource, parseSource, type SourceDocument } from "../source/index.js";
 import type { JsonObject } from "../value/index.js";
-import { buildCatalog, type Catalog } from "./catalog.js";
+import { buildCatalog, type Catalog, declaresSchema } from "./catalog.js";
 import { indexByIdentity, objectsOf, type SourceObject } from "./objects.js";
 
 export interface TextFile {
@@ -17,6 +17,12 @@ export interface WorkspaceInput {
   /** Manifests to check (CRDs among them count as declarations too). */
   inputs: readonly (TextFile | ParsedFile)[];
   crds?: readonly (TextFile | ParsedFile)[];
+  /**
+   * The paths among `crds` named one by one (`--crd widgets.yaml`), not gathered from a folder or by a glob
+   * among other files: each must declare a CRD or a structured-merge-diff schema, and one that declares
+   * neither (a manifest given in its place) is an error on the file.
+   */
+  namedCrds?: readonly string[];
   goTypes?: readonly TextFile[];
   /** The previous revision of the objects. */
   old?: readonly (TextFile | ParsedFile)[];
@@ -70,6 +76,29 @@ export function loadWorkspace(input: WorkspaceInput): Workspace {
     catalog,
     objects,
     old: indexByIdentity(objectsOf(old.documents).objects),
-    findings: [...crds.findings, ...inputs.findings, ...old.findings, ...declared, ...malformed],
+    findings: [
+      ...crds.findings,
+      ...declaringNothing(input.namedCrds ?? [], crds),
+      ...inputs.findings,
+      ...old.findings,
+      ...declared,
+      ...malformed,
+    ],
   };
+}
+
+/** An error on each named file that declares no schema; one that did not parse has its syntax findings already. */
+function declaringNothing(named: readonly string[], crds: { documents: SourceDocument[]; findings: Finding[] }) {
+  const declaring = new Set(crds.documents.filter((d) => declaresSchema(d.value)).map((d) => d.file));
+  const unparsed = new Set(crds.findings.map((f) => f.file));
+  return named
+    .filter((file) => !declaring.has(file) && !unparsed.has(file))
+    .map(
+      (file): Finding => ({
+        ...parseError("the file holds no CustomResourceDefinition or structured-merge-diff schema", { rule: "input" }),
+        file,
+        line: 1,
+        column: 1,
+      }),
+    );
 }

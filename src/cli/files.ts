@@ -40,8 +40,12 @@ export function isIgnored(file: string, ignore: readonly string[]): boolean {
 
 /** The paths given that name a file (not a folder, not `-`) an ignore glob matches. */
 export function ignoredNames(paths: readonly string[], ignore: readonly string[]): string[] {
-  return paths.filter((p) => p !== "-" && isIgnored(p, ignore) && !statSync(p).isDirectory());
+  return namedFiles(paths).filter((p) => isIgnored(p, ignore));
 }
+
+/** The paths given that name a file, not a folder (nor `-`): read after readInputs, which has found them all. */
+export const namedFiles = (paths: readonly string[]): string[] =>
+  paths.filter((p) => p !== "-" && !statSync(p).isDirectory());
 
 export const isManifest = (name: string) => manifestExtensions.some((ext) => name.endsWith(ext));
 export const isGoTypes = (name: string) => name.endsWith("_types.go");

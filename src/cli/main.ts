@@ -72,7 +72,7 @@ import {
   usage,
   type ValidateArgs,
 } from "./args.js";
-import { expandGlobs, InputError, ignoredNames, isGoTypes, readInputs } from "./files.js";
+import { expandGlobs, InputError, ignoredNames, isGoTypes, namedFiles, readInputs } from "./files.js";
 import { readOpenAPI } from "./openapi.js";
 import { formatLimited } from "./present.js";
 import { Progress } from "./progress.js";
@@ -168,6 +168,7 @@ function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernet
   const workspace = loadWorkspace({
     inputs,
     crds: declarations,
+    namedCrds: namedFiles(args.crd),
     goTypes: [...readInputs(args.goTypes, isGoTypes), ...goTypes.files],
     old: args.old ? readInputs([args.old]) : [],
     kubernetesVersion,
@@ -396,6 +397,7 @@ function convertCommand(args: ConvertArgs, io: Io, config: KunionConfig): number
   const { catalog, objects, findings } = loadWorkspace({
     inputs: inputs.files,
     crds: readInputs([...args.crd, ...expandGlobs(config.crds)]),
+    namedCrds: namedFiles(args.crd),
   });
   const declared = loadConversions(readInputs(args.conversion), catalog.crds);
   const problems = [...inputs.ignored, ...findings, ...declared.findings];

@@ -108,7 +108,7 @@ export const messageRules: readonly RuleDoc[] = [
     "input",
     "error",
     "A file of the checkout cannot be read.",
-    "a file cannot be read: outside the checkout, a symbolic link (a notice), over 10 MiB, or unreadable",
+    "a file cannot be read: outside the checkout, a symbolic link (a notice), over 10 MiB, or unreadable; or a file named as CRDs (`--crd`) holds none",
   ),
   messages(
     "skipped",

@@ -1,0 +1,80 @@
+/**
+ * A file named with --crd must declare something: given a manifest in its place, kunion said nothing and
+ * checked the custom resources against no schema. As a --conversion file that holds no Conversion, and
+ * as the HTTP API's inline `crd` that is not one (a 422), it is an error on the file. A folder's files are
+ * gathered among others (a project's config/), so only files named one by one are held to it.
+ */
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { folder, kunion } from "./run.js";
+
+const configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\n";
+const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: {type: object, properties: {size: {type: integer}}}
+`;
+const gadget = "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {size: 2}\n";
+const smd =
+  "types:\n  - name: io.example.Gadget\n    map:\n      fields:\n        - name: spec\n          type: {namedType: __untyped_atomic_}\n";
+const holdsNone =
+  "error input: Invalid document: the file holds no CustomResourceDefinition or structured-merge-diff schema";
+
+describe("a file named with --crd that declares nothing", () => {
+  const dir = folder({
+    "settings.yaml": configMap,
+    "gadgets.yaml": crd,
+    "schema.yaml": smd,
+    "broken.yaml": "a: [\n",
+    "gadget.yaml": gadget,
+    "config/settings.yaml": configMap,
+    "config/gadgets.yaml": crd,
+  });
+  const at = (name: string) => join(dir, name);
+
+  test("is an error on that file, for validate, normalize and convert", () => {
+    const validated = kunion("validate", "--crd", at("settings.yaml"), at("gadget.yaml"));
+    expect(validated.code).toBe(1);
+    expect(validated.stdout).toContain(`${at("settings.yaml")}:1:1: ${holdsNone}`);
+    const normalized = kunion("normalize", "--crd", at("settings.yaml"), at("gadget.yaml"));
+    expect(normalized.stdout + normalized.stderr).toContain(`${at("settings.yaml")}:1:1: ${holdsNone}`);
+    const converted = kunion(
+      "convert",
+      "--crd",
+      at("settings.yaml"),
+      "--conversion",
+      "examples/conversions",
+      "--to",
+      "v2",
+      at("gadget.yaml"),
+    );
+    expect(converted.code).toBe(1);
+    expect(converted.stderr).toContain(`${at("settings.yaml")}:1:1: ${holdsNone}`);
+  });
+
+  test("a CRD, a structured-merge-diff schema or a folder of mixed files is no such error", () => {
+    for (const crds of [["gadgets.yaml"], ["schema.yaml"], ["config"], ["config", "gadgets.yaml"]]) {
+      const r = kunion("validate", ...crds.flatMap((c) => ["--crd", at(c)]), at("gadget.yaml"));
+      expect(r.stdout, crds.join(" ")).not.toContain("holds no");
+      if (!crds.includes("schema.yaml")) expect(r.code, crds.join(" ")).toBe(0);
+    }
+  });
+
+  test("a named file that does not parse has its syntax error only", () => {
+    const r = kunion("validate", "--crd", at("broken.yaml"), at("gadget.yaml"));
+    expect(r.stdout).toContain(`${at("broken.yaml")}:2:1: error parse:`);
+    expect(r.stdout).not.toContain("holds no");
+  });
+});
