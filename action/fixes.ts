@@ -156,7 +156,9 @@ function commentBody(f: Fix, policy: string): string {
 /**
  * Posts the fixes as one review of suggestions on the head commit. A fork's
  * pull request, or a token without `pull-requests: write`, cannot: that is
- * the one notice returned, and the summary shows the fixes instead.
+ * the one notice returned, and the summary shows the fixes instead: as many
+ * as fit in its 1 MiB, and how many it left out, so the notice points there
+ * without promising them all.
  */
 export async function postSuggestions(
   fixes: readonly Fix[],
@@ -166,7 +168,7 @@ export async function postSuggestions(
 ): Promise<string | undefined> {
   if (fixes.length === 0 || ctx.pullNumber === undefined) return undefined;
   const skip = (why: string) =>
-    `${fixes.length} suggested fix(es) are not posted as a review (${why}): they are in the job summary`;
+    `${fixes.length} suggested fix(es) are not posted as a review (${why}): see the job summary`;
   if (ctx.headRepository !== undefined && ctx.headRepository !== ctx.repository) {
     return skip("a fork's pull request gets a read-only token");
   }

@@ -324,7 +324,7 @@ describe("fixes as suggestions", () => {
       const run = await runAction(repo, { token: "t0k" }, { apiUrl: server.url, headRepository: "someone/demo" });
       expect(server.posted).toEqual([]);
       expect(annotations(run.stdout).filter((l) => l.includes("not posted as a review"))).toEqual([
-        "::notice::1 suggested fix(es) are not posted as a review (a fork's pull request gets a read-only token): they are in the job summary",
+        "::notice::1 suggested fix(es) are not posted as a review (a fork's pull request gets a read-only token): see the job summary",
       ]);
       expect(run.summary).toContain("-    rollingUpdate:");
     } finally {
