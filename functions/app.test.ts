@@ -1,30 +1,18 @@
 /** The app with a CRD deployed from inline text: normalize against an old object, validate a YAML body. */
 import { describe, expect, it } from "vitest";
+import { widgetCrd } from "../test/widget-crd.js";
 import { createApp } from "./app.js";
 
-const crd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: things.example.com}
-spec:
-  group: example.com
-  names: {kind: Thing, plural: things}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              a: {type: string}
-              b: {type: string}
-            x-kubernetes-validations:
-            - rule: "[has(self.a),has(self.b)].filter(x,x==true).size() <= 1"
-`;
+const crd = widgetCrd({
+  kind: "Thing",
+  properties: `spec:
+  type: object
+  properties:
+    a: {type: string}
+    b: {type: string}
+  x-kubernetes-validations:
+  - rule: "[has(self.a),has(self.b)].filter(x,x==true).size() <= 1"`,
+});
 const app = createApp({ defaults: [{ path: "things.yaml", text: crd }] });
 const post = (path: string, body: string, type = "application/json") =>
   app.request(path, { method: "POST", body, headers: { "content-type": type } });

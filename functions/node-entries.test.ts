@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { widgetCrd } from "../test/widget-crd.js";
 import { cliBundle, nodeEntryBundle } from "./test-bundle.js";
 
 const root = join(import.meta.dirname, "..");
@@ -85,23 +86,7 @@ function folderWith(name: string, text: string): string {
   return dir;
 }
 
-const brokenCrd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: things.example.com}
-spec:
-  group: example.com
-  names: {kind: Thing, plural: things}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec: {type: strin}
-`;
+const brokenCrd = widgetCrd({ kind: "Thing", properties: "spec: {type: strin}" });
 const brokenConversion = "apiVersion: kunion.dev/v1alpha1\nkind: Conversion\nmetadata: {name: x}\nspec: {hub: 3}\n";
 
 describe("npm start (functions/node.ts's bundle) with a broken deployment", () => {
