@@ -8,29 +8,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { widgetCrd } from "../../test/widget-crd.js";
 import type { Finding } from "../findings/index.js";
 import { parseSource } from "../source/index.js";
 import { checkChanges } from "./changes.js";
 
-const crd = (properties: string) => `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: widgets.example.com }
-spec:
-  group: example.com
-  names: { kind: Widget, plural: widgets }
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec: { type: object, properties: { ${properties} } }
-`;
+// One line of properties: line 16, the CRD's last.
+const crd = (properties: string) => widgetCrd({ properties: `spec: {type: object, properties: {${properties}}}` });
 
-const sized = crd("size: { type: integer }, mode: { type: string }");
+const sized = crd("size: {type: integer}, mode: {type: string}");
 const broken = "---\nitems: [\n";
 
 const root = join(import.meta.dirname, "../..");
@@ -51,7 +37,7 @@ const key = (f: Finding) => JSON.stringify([f.file, f.line, f.column, f.document
 describe("checkChanges", () => {
   it("reports a syntax error in a changed CRD file once, and still compares its CRD", () => {
     const found = checkChanges([
-      { path: "crd.yaml", before: sized, after: `${crd("size: { type: integer }")}${broken}` },
+      { path: "crd.yaml", before: sized, after: `${crd("size: {type: integer}")}${broken}` },
     ]);
     const parsed = found.filter((f) => f.rule === "parse");
     expect(parsed.map((f) => [f.file, f.line, f.document])).toEqual([["crd.yaml", 19, 1]]);

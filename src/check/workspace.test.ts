@@ -1,25 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { widgetCrd } from "../../test/widget-crd.js";
 import { parseSource } from "../source/index.js";
 import { loadWorkspace } from "./workspace.js";
 
-const crd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  names: { kind: Widget, plural: widgets }
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec: { type: object, properties: { size: { type: integer } } }
----
+// The CRD's 16 lines, then a Widget whose metadata (line 20) names itself twice.
+const crd = `${widgetCrd()}---
 apiVersion: example.com/v1
 kind: Widget
 metadata: { name: a, name: b }
@@ -31,7 +16,7 @@ describe("loadWorkspace", () => {
     const { catalog, findings, objects } = loadWorkspace({ crds: [file], inputs: [{ ...file, text: `${crd}` }] });
     expect(catalog.crds.map((c) => c.kind)).toEqual(["Widget"]);
     expect(findings.map((f) => [f.file, f.line, f.message])).toEqual([
-      ["deploy/all.yaml", 21, 'Invalid document: mapping key "name" already defined at line 21'],
+      ["deploy/all.yaml", 20, 'Invalid document: mapping key "name" already defined at line 20'],
     ]);
     expect(objects).toHaveLength(0);
   });

@@ -7,30 +7,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { widgetCrd } from "../../test/widget-crd.js";
 import { checkCheckout } from "./check.js";
 
-const crd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: widgets.example.com }
-spec:
-  group: example.com
-  names: { kind: Widget, plural: widgets }
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              properties:
-                size:
-                  type: string
-                  x-kubernetes-validations: [{ rule: self == oldSelf, message: size is immutable }]
-`;
+const crd = widgetCrd({
+  properties: `spec:
+  type: object
+  properties:
+    size: {type: string, x-kubernetes-validations: [{rule: self == oldSelf, message: size is immutable}]}`,
+});
 const widget = (size: string) =>
   `apiVersion: example.com/v1\nkind: Widget\nmetadata: { name: a, namespace: default }\nspec:\n  size: ${size}\n`;
 const configMaps = (prefix: string, n: number) =>
