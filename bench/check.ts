@@ -13,41 +13,28 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readAt } from "../src/checkout/index.js";
 import { type ChangedFile, checkChanges } from "../src/index.js";
+import { widgetCrd } from "../test/widget-crd.js";
 import { medianPair, parseYaml } from "./measure.js";
 
 const crdCount = 50;
 const manifestCount = 2000;
 
 function crd(i: number, extra = ""): string {
-  return `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets${i}.example.com
-spec:
-  group: example.com
-  names: { kind: Widget${i}, listKind: Widget${i}List, plural: widgets${i}, singular: widget${i} }
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              required: [size]
-              x-kubernetes-validations:
-                - rule: "[has(self.s3),has(self.gcs)].filter(x,x==true).size() <= 1"
-                  message: at most one of s3 and gcs
-              properties:
-                size: { type: integer, minimum: 1, maximum: 100 }
-                mode: { type: string, enum: [fast, safe] }
-                labels: { type: object, additionalProperties: { type: string } }
-                s3: { type: object, properties: { bucket: { type: string, maxLength: 63 } } }
-                gcs: { type: object, properties: { bucket: { type: string } } }${extra}
-`;
+  return widgetCrd({
+    kind: `Widget${i}`,
+    properties: `spec:
+  type: object
+  required: [size]
+  x-kubernetes-validations:
+    - rule: "[has(self.s3),has(self.gcs)].filter(x,x==true).size() <= 1"
+      message: at most one of s3 and gcs
+  properties:
+    size: { type: integer, minimum: 1, maximum: 100 }
+    mode: { type: string, enum: [fast, safe] }
+    labels: { type: object, additionalProperties: { type: string } }
+    s3: { type: object, properties: { bucket: { type: string, maxLength: 63 } } }
+    gcs: { type: object, properties: { bucket: { type: string } } }${extra}`,
+  });
 }
 
 function manifest(i: number, size: number): string {
@@ -97,7 +84,7 @@ try {
   const base = git("rev-parse", "HEAD");
   // About 10%: 5 CRDs gain a field, 200 manifests change a value.
   for (let i = 0; i < crdCount; i += 10) {
-    writeFileSync(join(dir, `crds/widget${i}.yaml`), crd(i, "\n                note: { type: string }"));
+    writeFileSync(join(dir, `crds/widget${i}.yaml`), crd(i, "\n    note: { type: string }"));
   }
   for (let i = 0; i < manifestCount; i += 10) writeFileSync(join(dir, `deploy/m${i}.yaml`), manifest(i, 4));
   git("commit", "-q", "-am", "head");

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../src/cli/main.js";
+import { widgetCrd } from "./widget-crd.js";
 
 // Where kunion claims the API server's behaviour, each case here names the
 // Kubernetes source it follows.
@@ -46,30 +47,18 @@ describe("status of a custom resource", () => {
   // apiextensions-apiserver pkg/registry/customresource/strategy.go: with the status subresource,
   // PrepareForCreate deletes status and PrepareForUpdate keeps the stored one, so the manifest's
   // status is never validated; without it, status is validated like spec.
-  const crd = (subresources: string) => `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  names: {kind: Widget, plural: widgets}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-${subresources}    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec: {type: object, properties: {size: {type: integer}}}
-          status: {type: object, properties: {ready: {type: boolean}}}
-`;
+  const crd = (statusSubresource: boolean) =>
+    widgetCrd({
+      statusSubresource,
+      properties: `spec: {type: object, properties: {size: {type: integer}}}
+status: {type: object, properties: {ready: {type: boolean}}}`,
+    });
   const widget =
     "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 1}\nstatus: {ready: maybe}\n";
 
   it("is ignored, with a notice, when the CRD has the status subresource", () => {
     const { code, stdout } = kunion(
-      { "crd.yaml": crd("    subresources: {status: {}}\n"), "w.yaml": widget },
+      { "crd.yaml": crd(true), "w.yaml": widget },
       "validate",
       "--crd",
       "@crd.yaml",
@@ -83,7 +72,7 @@ ${subresources}    schema:
 
   it("is validated when the CRD has none", () => {
     const { code, stdout } = kunion(
-      { "crd.yaml": crd(""), "w.yaml": widget },
+      { "crd.yaml": crd(false), "w.yaml": widget },
       "validate",
       "--crd",
       "@crd.yaml",
@@ -257,27 +246,13 @@ describe("the Kubernetes release to validate for", () => {
 describe("CEL failure messages by release", () => {
   // kubernetes#132798 and #133832: from 1.35 a failing rule prints a simple value and omits an object;
   // 1.34 and older print the type of self.
-  const crd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  names: {kind: Widget, plural: widgets}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            x-kubernetes-validations: [{rule: "has(self.size)", message: "size is required"}]
-            properties:
-              size: {type: integer, x-kubernetes-validations: [{rule: "self >= 0", message: "must not be negative"}]}
-`;
+  const crd = widgetCrd({
+    properties: `spec:
+  type: object
+  x-kubernetes-validations: [{rule: "has(self.size)", message: "size is required"}]
+  properties:
+    size: {type: integer, x-kubernetes-validations: [{rule: "self >= 0", message: "must not be negative"}]}`,
+  });
   const widget = (spec: string) => `apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: ${spec}\n`;
   const messages = (release: string, spec: string) =>
     kunion(

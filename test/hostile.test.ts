@@ -6,6 +6,7 @@ import { builtinSchemaFor } from "../src/builtins/index.js";
 import { run } from "../src/cli/main.js";
 import { type JsonValue, loadWorkspace, normalize, validateObjects, validateUnions } from "../src/index.js";
 import { fromOpenAPI, parseGoTypes } from "../src/schema/index.js";
+import { widgetCrd } from "./widget-crd.js";
 
 function kunion(files: Record<string, string>, ...argv: string[]) {
   const dir = mkdtempSync(join(tmpdir(), "kunion-hostile-"));
@@ -149,28 +150,16 @@ describe("__proto__ and constructor are data, never prototypes", () => {
   });
 
   it("through a CRD whose schema names properties __proto__ and constructor", () => {
-    const crd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: xs.example.com}
-spec:
-  group: example.com
-  names: {kind: X, plural: xs}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              __proto__: {type: object}
-              constructor: {type: object}
-            x-kubernetes-validations:
-            - rule: "[has(self.__underscores__proto__underscores__),has(self.constructor)].filter(x,x==true).size() <= 1"
-`;
+    const crd = widgetCrd({
+      kind: "X",
+      properties: `spec:
+  type: object
+  properties:
+    __proto__: {type: object}
+    constructor: {type: object}
+  x-kubernetes-validations:
+  - rule: "[has(self.__underscores__proto__underscores__),has(self.constructor)].filter(x,x==true).size() <= 1"`,
+    });
     const object =
       '{"apiVersion":"example.com/v1","kind":"X","metadata":{"name":"x"},"spec":{"__proto__":{},"constructor":{}}}';
     const ws = loadWorkspace({ inputs: [{ path: "x.json", text: object }], crds: [{ path: "crd.yaml", text: crd }] });

@@ -5,6 +5,7 @@ import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { run } from "../../src/cli/main.js";
+import { widgetCrd } from "../widget-crd.js";
 import { kunion } from "./run.js";
 
 const examples = join(import.meta.dirname, "../../examples");
@@ -305,33 +306,17 @@ describe("the configuration file", () => {
 });
 
 describe("kunion crd-diff", () => {
-  const crd = (versions: string) =>
-    `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: things.example.com}
-spec:
-  group: example.com
-  names: {kind: Thing, plural: things}
-  scope: Namespaced
-  versions:
-${versions}`;
-  const version = (name: string, storage: boolean, extra = "") =>
-    `  - name: ${name}
-    served: true
-    storage: ${storage}${extra}
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              size: {type: integer}
-`;
+  // Block style, so a test can replace the line of `size` with another line.
+  const crd = (...versions: string[]) =>
+    widgetCrd({
+      kind: "Thing",
+      versions,
+      properties: "spec:\n  type: object\n  properties:\n    size: {type: integer}",
+    });
 
   it("reports a removed storage version as an error on the new file, exit 1", () => {
-    const before = tempFile("old.yaml", crd(version("v1alpha1", true) + version("v1", false)));
-    const after = tempFile("new.yaml", crd(version("v1", true)));
+    const before = tempFile("old.yaml", crd("v1alpha1", "v1"));
+    const after = tempFile("new.yaml", crd("v1"));
     const { code, stdout } = kunion("crd-diff", before, after);
     expect(code).toBe(1);
     expect(stdout).toMatch(/new\.yaml:\d+:\d+: error stored-version-removed: /);
@@ -339,8 +324,8 @@ ${versions}`;
   });
 
   it("accepts a finding with a kunion:allow comment on its line, as a notice", () => {
-    const before = tempFile("old.yaml", crd(version("v1", true)));
-    const changed = crd(version("v1", true)).replace(
+    const before = tempFile("old.yaml", crd("v1"));
+    const changed = crd("v1").replace(
       "size: {type: integer}",
       "size: {type: string} # kunion:allow type-changed nothing stored yet",
     );
@@ -353,10 +338,10 @@ ${versions}`;
     const dir = mkdtempSync(join(tmpdir(), "kunion-git-"));
     const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "pipe" });
     git("init", "-q");
-    writeFileSync(join(dir, "crd.yaml"), crd(version("v1", true)));
+    writeFileSync(join(dir, "crd.yaml"), crd("v1"));
     git("add", ".");
     git("-c", "user.email=k@k", "-c", "user.name=k", "commit", "-qm", "one");
-    writeFileSync(join(dir, "crd.yaml"), crd(version("v1", true).replace("size: {type: integer}", "{}")));
+    writeFileSync(join(dir, "crd.yaml"), crd("v1").replace("size: {type: integer}", "{}"));
     const cwd = process.cwd();
     process.chdir(dir);
     try {
@@ -371,7 +356,7 @@ ${versions}`;
 
   it("pairs several CRDs of one file by name, and reports one that is gone", () => {
     const two = (a: string, b: string) => `${a}---\n${b}`;
-    const thing = crd(version("v1", true));
+    const thing = crd("v1");
     const other = thing.replaceAll("things", "others").replace("kind: Thing", "kind: Other");
     const before = tempFile("old.yaml", two(thing, other));
     const changed = other.replace("size: {type: integer}", "size: {type: string}");

@@ -6,28 +6,11 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { widgetCrd } from "../widget-crd.js";
 import { folder, kunion } from "./run.js";
 
-const widgets = (modes: string) => `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  names: {kind: Widget, plural: widgets}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              mode: {type: string, enum: [${modes}]}
-`;
+const widgets = (modes: string) =>
+  widgetCrd({ properties: `spec: {type: object, properties: {mode: {type: string, enum: [${modes}]}}}` });
 
 // README's example waiver.
 const readmeWaiver = (expires: string) => `waivers:
