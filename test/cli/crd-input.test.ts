@@ -6,26 +6,11 @@
  */
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { widgetCrd } from "../widget-crd.js";
 import { folder, kunion } from "./run.js";
 
 const configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\n";
-const crd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: gadgets.example.com}
-spec:
-  group: example.com
-  names: {kind: Gadget, plural: gadgets}
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec: {type: object, properties: {size: {type: integer}}}
-`;
+const crd = widgetCrd({ kind: "Gadget" });
 const gadget = "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {size: 2}\n";
 const smd =
   "types:\n  - name: io.example.Gadget\n    map:\n      fields:\n        - name: spec\n          type: {namedType: __untyped_atomic_}\n";
