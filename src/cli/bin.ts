@@ -1,5 +1,7 @@
-#!/usr/bin/env node
-/** The `kunion` executable (bundled to dist/kunion.js): process in, exit code out. */
+/**
+ * The CLI's entry, bundled to dist/kunion-cli.js: process in, exit code out. The `kunion`
+ * executable (launcher.ts, dist/kunion.js) imports it once the Node.js version suffices.
+ */
 // The one import from the CLI into a face: `kunion serve` runs the HTTP functions' Node
 // server (test/architecture.test.ts allows it for this file only).
 import { startServer, tlsFromEnv } from "../../functions/node-server.js";
