@@ -4,7 +4,7 @@
  * `/healthz` itself. A request past its budget gets a 503 and its worker is terminated and
  * replaced: a runaway (a slow CEL rule, a huge document) can never hold the server.
  *
- * A worker runs the same bundle as the server (dist/server.js, dist/kunion.js, a bench
+ * A worker runs the same bundle as the server (dist/server.js, dist/kunion-cli.js, a bench
  * bundle), re-entered with `workerData` marking its role; the check below then serves the
  * parent and parks the rest of the bundle, so the entry's own code (listening, the CLI) never
  * runs in a worker. Run from TypeScript sources (vitest), pass a bundle as `entry`.

@@ -37,7 +37,7 @@ function bundle(entry: string): Promise<URL> {
 }
 
 export const serverBundle = () => bundle("functions/node-server.ts");
-/** dist/kunion.js as `npm run build:cli` builds it. */
+/** dist/kunion-cli.js as `npm run build:cli` builds it (dist/kunion.js, the launcher, imports it). */
 export const cliBundle = () => bundle("src/cli/bin.ts");
 /** dist/server.js as `npm start` builds it. */
 export const nodeEntryBundle = () => bundle("functions/node.ts");

@@ -20,7 +20,12 @@ describe("the npm package", () => {
       filename: string;
       files: { path: string }[];
     }[];
-    expect(packed?.files.map((f) => f.path).sort()).toEqual(["README.md", "dist/kunion.js", "package.json"]);
+    expect(packed?.files.map((f) => f.path).sort()).toEqual([
+      "README.md",
+      "dist/kunion-cli.js",
+      "dist/kunion.js",
+      "package.json",
+    ]);
     const project = join(temp, "project");
     mkdirSync(project);
     writeFileSync(join(project, "package.json"), '{"name": "uses-kunion", "private": true}\n');
@@ -50,7 +55,7 @@ describe("the npm package", () => {
     expect(manifest.private).toBeUndefined();
     expect(manifest.bin).toEqual({ kunion: "dist/kunion.js" });
     expect(manifest.engines).toEqual({ node: ">=24" });
-    expect(readFileSync(join(root, "src/cli/bin.ts"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+    expect(readFileSync(join(root, "src/cli/launcher.ts"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
   });
 });
 
