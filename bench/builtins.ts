@@ -27,6 +27,7 @@ import table133 from "../src/builtins/tables/k8s-1-33.generated.js";
 import table134 from "../src/builtins/tables/k8s-1-34.generated.js";
 import table136 from "../src/builtins/tables/k8s-1-36.generated.js";
 import { buildCatalog, objectsOf, parseSource, releaseTable, validateObjects } from "../src/index.js";
+import { widgetCrd } from "../test/widget-crd.js";
 import { median, medianPair } from "./measure.js";
 
 const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
@@ -145,10 +146,7 @@ console.log(
 
 const dir = mkdtempSync(join(tmpdir(), "kunion-bench-builtins-"));
 writeFileSync(join(dir, "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n");
-writeFileSync(
-  join(dir, "crd.yaml"),
-  "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec: {type: object, properties: {size: {type: integer}}}\n",
-);
+writeFileSync(join(dir, "crd.yaml"), widgetCrd());
 writeFileSync(join(dir, "cr.yaml"), "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 1}\n");
 const root = join(import.meta.dirname, "../..");
 const usageFile = join(dir, "usage.json");
