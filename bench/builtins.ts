@@ -155,7 +155,12 @@ const cpu = (args: string[]) => {
   const r = spawnSync(
     process.execPath,
     ["--import", join(root, "bench/usage.mjs"), join(root, "dist/kunion.js"), "validate", ...args],
-    { cwd: dir, stdio: "ignore", env: { ...process.env, KUNION_USAGE_FILE: usageFile } },
+    // without the launcher's code cache, as bench/cold.ts: a fresh machine's first run
+    {
+      cwd: dir,
+      stdio: "ignore",
+      env: { ...process.env, KUNION_USAGE_FILE: usageFile, NODE_DISABLE_COMPILE_CACHE: "1" },
+    },
   );
   if (r.status !== 0) throw new Error(`kunion validate ${args.join(" ")} exited ${r.status}`);
   return (JSON.parse(readFileSync(usageFile, "utf8")) as { cpuMs: number }).cpuMs;

@@ -40,7 +40,8 @@ function measure(script: string, args: string[], exitCodes: number[]): Usage {
   const started = performance.now();
   const r = spawnSync(process.execPath, ["--import", join(root, "bench/usage.mjs"), script, ...args], {
     cwd: root,
-    env: { ...process.env, KUNION_USAGE_FILE: usageFile, NO_COLOR: "1" },
+    // As a CI runner starts it: without V8's code cache, which the launcher keeps between runs on one machine.
+    env: { ...process.env, KUNION_USAGE_FILE: usageFile, NO_COLOR: "1", NODE_DISABLE_COMPILE_CACHE: "1" },
     stdio: ["ignore", "ignore", "pipe"],
     maxBuffer: 256 * 1024 * 1024,
   });

@@ -17,6 +17,11 @@ if (Number(running.split(".")[0]) < neededMajor) {
   process.stderr.write(`kunion needs Node.js ${neededMajor} or later; this is Node.js ${running}\n`);
   process.exitCode = 2;
 } else {
+  // V8's compiled code for the 2 MB CLI bundle, kept between runs (as TypeScript's tsc keeps its own):
+  // a run that repeats on one machine, as a pre-commit hook's does, takes about 15% less time (a small
+  // validate: 181 -> 155 ms). Node keeps it under the temporary folder, or NODE_COMPILE_CACHE;
+  // NODE_DISABLE_COMPILE_CACHE turns it off.
+  process.getBuiltinModule("node:module").enableCompileCache();
   // A variable, not a literal: esbuild leaves the import to run time, resolved beside this bundle.
   const cli = "./kunion-cli.js";
   await import(cli);

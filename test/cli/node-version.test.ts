@@ -6,7 +6,7 @@
  * constant (launcher.ts); running it just below and at engines' bound keeps the two equal.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -39,7 +39,7 @@ beforeAll(() => {
 }, 120_000);
 
 /** The launcher run by this Node; `pretend` is the version `process.versions.node` reports. */
-function kunion(args: string[], pretend?: string) {
+function kunion(args: string[], pretend?: string, env: NodeJS.ProcessEnv = {}) {
   const preload = pretend
     ? [
         "--import",
@@ -48,7 +48,7 @@ function kunion(args: string[], pretend?: string) {
     : [];
   return spawnSync(process.execPath, [...preload, launcher, ...args], {
     cwd: temp,
-    env: { ...process.env, NO_COLOR: "1" },
+    env: { ...process.env, NO_COLOR: "1", ...env },
     encoding: "utf8",
   });
 }
@@ -106,5 +106,19 @@ describe("kunion on this Node.js, through the launcher", () => {
     const r = kunion(["validate", "bad.yaml"]);
     expect(r.stdout).toMatch(/^bad\.yaml:4:8: error schema: data\.a: /);
     expect(r.status).toBe(1);
+  });
+
+  it("keeps V8's code cache under the temporary folder, unless NODE_DISABLE_COMPILE_CACHE", () => {
+    const cached = (env: NodeJS.ProcessEnv) => {
+      const tmp = mkdtempSync(join(temp, "tmp-"));
+      const unset = { NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined };
+      expect(kunion(["--version"], undefined, { ...unset, TMPDIR: tmp, ...env }).status).toBe(0);
+      return readdirSync(tmp, { recursive: true }).map(String);
+    };
+    const kept = cached({});
+    expect(kept).toContain("node-compile-cache");
+    // one cache entry per module compiled: the CLI bundle at least
+    expect(kept.length).toBeGreaterThan(2);
+    expect(cached({ NODE_DISABLE_COMPILE_CACHE: "1" })).toEqual([]);
   });
 });
