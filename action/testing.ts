@@ -4,11 +4,12 @@
  * event payload, a step summary file and an output file): its source in this
  * process (runAction), or the committed bundle as a process (runBundle).
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { gitIn, initRepository } from "../src/checkout/testing.js";
 import { run } from "./main.js";
 
 const bundle = join(import.meta.dirname, "dist/index.js");
@@ -29,12 +30,7 @@ export function repository(base: Files, head: Files, remove: readonly string[] =
   const dir = mkdtempSync(join(tmpdir(), "kunion-action-"));
   const ws = join(dir, "ws");
   mkdirSync(ws);
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], {
-      cwd: ws,
-      encoding: "utf8",
-    }).trim();
-  git("init", "-q", "-b", "main");
+  const git = initRepository(ws);
   write(ws, { "README.md": "# demo\n", ...base });
   git("add", "-A");
   git("commit", "-q", "-m", "base");
@@ -181,10 +177,7 @@ export async function runBundle(
 
 /** Commits everything in the work tree. */
 export function commit(ws: string, message: string) {
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], {
-      cwd: ws,
-    });
+  const git = gitIn(ws);
   git("add", "-A");
   git("commit", "-q", "-m", message);
 }

@@ -21,6 +21,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { parseAllDocuments } from "yaml";
+import { initRepository } from "../src/checkout/testing.js";
 
 /** CPU milliseconds of this process's waited-for children so far (utime and stime of the reaped ones). */
 function childrenCpuMs(): number {
@@ -56,11 +57,6 @@ const runs = Number(process.env.KUNION_ACTION_RUNS ?? 5);
 const dir = mkdtempSync(join(tmpdir(), "kunion-bench-action-"));
 const ws = join(dir, "ws");
 mkdirSync(ws);
-const git = (...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", "-c", "commit.gpgsign=false", ...args], {
-    cwd: ws,
-    encoding: "utf8",
-  }).trim();
 
 // The base: every corpus file at its path in the project.
 const files = readFileSync(join(project, "FILES.tsv"), "utf8")
@@ -72,7 +68,7 @@ for (const [from, to] of files) {
   mkdirSync(dirname(join(ws, to)), { recursive: true });
   cpSync(join(project, from), join(ws, to));
 }
-git("init", "-q", "-b", "main");
+const git = initRepository(ws);
 git("add", "-A");
 git("commit", "-q", "-m", "base");
 const baseSha = git("rev-parse", "HEAD");

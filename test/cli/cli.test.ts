@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { run } from "../../src/cli/main.js";
 import { widgetCrd } from "../widget-crd.js";
-import { kunion } from "./run.js";
+import { kunion, kunionIn } from "./run.js";
 
 const examples = join(import.meta.dirname, "../../examples");
 const ex = (p: string) => join(examples, p);
@@ -387,15 +387,6 @@ describe("kunion check", () => {
     };
     return { dir, commit };
   }
-  function inDir<T>(dir: string, f: () => T): T {
-    const cwd = process.cwd();
-    process.chdir(dir);
-    try {
-      return f();
-    } finally {
-      process.chdir(cwd);
-    }
-  }
 
   it("catches an update the API server would refuse: the Deployment switched to Recreate", () => {
     const { dir, commit } = repo();
@@ -403,7 +394,7 @@ describe("kunion check", () => {
     writeFileSync(join(dir, "README.md"), "not a manifest");
     commit();
     writeFileSync(join(dir, "app.yaml"), readFileSync(ex("deployment/recreate.yaml"), "utf8"));
-    const { code, stdout } = inDir(dir, () => kunion("check"));
+    const { code, stdout } = kunionIn(dir, "check");
     expect(code).toBe(1);
     expect(stdout).toContain("app.yaml:15:5: error union: spec.strategy.rollingUpdate: Forbidden");
   });
@@ -421,7 +412,7 @@ describe("kunion check", () => {
       join(dir, "chart.yaml"),
       "apiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: {{ .Values.replicas }}\n",
     );
-    const { code, stdout } = inDir(dir, () => kunion("check", "--base", "HEAD"));
+    const { code, stdout } = kunionIn(dir, "check", "--base", "HEAD");
     expect(code).toBe(1);
     expect(stdout).toMatch(/crd\.yaml:\d+:\d+: error field-removed: v1 spec\.retention/);
     expect(stdout).toContain("chart.yaml:1:1: notice skipped: 1 changed file(s) hold templates");
@@ -440,12 +431,12 @@ describe("kunion check", () => {
       writeFileSync(join(dir, "conversion.yaml"), declaration);
       commit();
       writeFileSync(join(dir, "conversion.yaml"), `# reviewed\n${declaration}`);
-      const ok = inDir(dir, () => kunion("check"));
+      const ok = kunionIn(dir, "check");
       expect(ok.code).toBe(0);
       expect(ok.stdout).toMatch(/conversion\.yaml:1:1: notice round-trip: .*refused by the declaration's own rules/);
       // A declaration that no longer compiles is an error on its line.
       writeFileSync(join(dir, "conversion.yaml"), declaration.replace(".join(' ')", ".join(' ') +"));
-      const bad = inDir(dir, () => kunion("check"));
+      const bad = kunionIn(dir, "check");
       expect(bad.code).toBe(1);
       expect(bad.stdout).toMatch(/conversion\.yaml:\d+:\d+: error conversion: /);
     },
@@ -455,12 +446,12 @@ describe("kunion check", () => {
     const { dir, commit } = repo();
     writeFileSync(join(dir, "notes.txt"), "x");
     commit();
-    expect(inDir(dir, () => kunion("check"))).toMatchObject({
+    expect(kunionIn(dir, "check")).toMatchObject({
       code: 0,
       stderr: "no Kubernetes YAML or JSON changed since HEAD\n",
     });
     const outside = mkdtempSync(join(tmpdir(), "kunion-nogit-"));
-    expect(inDir(outside, () => kunion("check")).code).toBe(2);
+    expect(kunionIn(outside, "check").code).toBe(2);
   });
 });
 

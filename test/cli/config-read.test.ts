@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { usage } from "../../src/cli/args.js";
-import { kunion } from "./run.js";
+import { kunion, kunionIn } from "./run.js";
 
 const examples = join(import.meta.dirname, "../../examples");
 
@@ -61,16 +61,6 @@ describe("the configuration's rule ids and release", () => {
 describe("where the commands find .kunion.yaml", () => {
   const readme = readFileSync(join(import.meta.dirname, "../../README.md"), "utf8").replace(/\s+/g, " ");
 
-  function inDir<T>(dir: string, f: () => T): T {
-    const cwd = process.cwd();
-    process.chdir(dir);
-    try {
-      return f();
-    } finally {
-      process.chdir(cwd);
-    }
-  }
-
   it("validate reads the working folder's; check the checkout's top one, wherever in it it runs", () => {
     expect(usage).toContain("check reads the one at the top of the git checkout; serve reads none");
     expect(readme).toContain("`kunion check` reads the one at the top of the git checkout, wherever in it it runs");
@@ -85,9 +75,9 @@ describe("where the commands find .kunion.yaml", () => {
     git("add", ".");
     git("-c", "user.email=k@k", "-c", "user.name=k", "commit", "-qm", "x");
     writeFileSync(join(dir, "sub/app.yaml"), readFileSync(join(examples, "deployment/recreate.yaml"), "utf8"));
-    const checked = inDir(join(dir, "sub"), () => kunion("check"));
+    const checked = kunionIn(join(dir, "sub"), "check");
     expect(checked.stdout).toContain("sub/app.yaml:15:5: warning union:");
-    const validated = inDir(join(dir, "sub"), () => kunion("validate", "app.yaml"));
+    const validated = kunionIn(join(dir, "sub"), "validate", "app.yaml");
     expect(validated.stdout).toContain("app.yaml:15:5: notice union:");
   });
 });
