@@ -6,8 +6,8 @@
  *
  * Copies: a declared spoke's step copies its input only along the paths its rules write (a trie built once per
  * spoke) and shares the rest, and its round trip is compared only along those paths. The object given is never
- * changed; unless the caller lets the result share with it (ConvertOptions.share), the steps start from a whole
- * copy of it, so the result shares nothing with it.
+ * changed; unless the caller lets the result share with it (ConvertOptions.share), the first step works on a
+ * whole copy of it instead (a TypeScript spoke's always does), so the result shares nothing with it.
  *
  * Choice for one-way `set` rules whose inverse does not reproduce the input (kubebuilder's `@hourly`, double
  * spaces, an explicit `*`): the original is kept in the annotation, so the round trip is lossless; when the way
@@ -166,13 +166,18 @@ function convertOrThrow(object: JsonObject, toApiVersion: string, c: Conversion,
     throw new Failure(
       `${subject.who()}: cannot convert to unknown apiVersion ${JSON.stringify(toApiVersion)}: known versions are ${list()}`,
     );
-  // Unless it may share, the result is the caller's own, even for an object already at the target: the steps,
-  // which share with their input what they do not write, start from a whole copy.
-  let cur = share ? object : clone(object);
-  if (av === toApiVersion) return cur;
+  // Unless it may share, the result is the caller's own, even for an object already at the target. The steps
+  // share with their input what they do not write: the first works on a whole copy instead, and the second
+  // shares only with the first's output.
+  if (av === toApiVersion) return share ? object : clone(object);
   const hub = table.hub;
-  if (from !== hub) cur = step(cur, from, hub, subject);
-  if (to !== hub) cur = step(cur, hub, to, subject);
+  let cur = object;
+  let whole = !share;
+  if (from !== hub) {
+    cur = step(cur, from, hub, subject, whole);
+    whole = false;
+  }
+  if (to !== hub) cur = step(cur, hub, to, subject, whole);
   return cur;
 }
 
@@ -188,9 +193,9 @@ interface Converted {
 
 /**
  * One direction of a spoke over `input`, which it must not change. A declared spoke works on a copy of `input`
- * made only where its rules, and the engine at the `restored` fields, write: the rest of the result is shared
- * with `input`. Any other spoke (defineConversion's functions) is given a whole copy, so a function that edits
- * its argument in place cannot touch the input.
+ * made only where its rules, and the engine at the `restored` fields, write, so the rest of the result is shared
+ * with `input`, unless `whole` asks for a result that shares nothing with it. Any other spoke (defineConversion's
+ * functions) is given a whole copy, so a function that edits its argument in place cannot touch the input.
  */
 function run(
   spoke: SpokeConversion,
@@ -198,13 +203,15 @@ function run(
   input: JsonObject,
   version: Version,
   restored?: readonly DataPath[],
+  whole = false,
 ): Converted {
   const d = declaredRules(spoke);
   let out: JsonValue;
   let writtenAt: WriteTrie | undefined;
   if (d !== undefined) {
     writtenAt = restored === undefined ? d.trie : writeTrie([...d.written, ...restored]);
-    out = applyRules(d, toHub, copyForWriting(input, writtenAt), input);
+    // a whole copy equals `input` everywhere, so the result still differs from it only at writtenAt
+    out = applyRules(d, toHub, whole ? clone(input) : copyForWriting(input, writtenAt), input);
   } else {
     const arg = clone(input);
     out = toHub ? spoke.toHub(arg) : spoke.fromHub(arg);
@@ -275,9 +282,9 @@ function changedMetadata(before: JsonValue | undefined, after: JsonValue | undef
 
 /**
  * One step toward or away from the hub. `input` is not changed (it may be the caller's object); the result
- * shares with it what neither the rules nor the step write.
+ * shares with it what neither the rules nor the step write, or nothing at all when `whole`.
  */
-function step(input: JsonObject, fromV: Version, toV: Version, subject: Subject): JsonObject {
+function step(input: JsonObject, fromV: Version, toV: Version, subject: Subject, whole: boolean): JsonObject {
   const c = subject.c;
   const toHub = toV.name === c.hub;
   const spoke = c.spokes.get(toHub ? fromV.name : toV.name) as SpokeConversion;
@@ -307,6 +314,7 @@ function step(input: JsonObject, fromV: Version, toV: Version, subject: Subject)
       clean,
       toV,
       restoring?.map((f) => f.path),
+      whole,
     );
   } catch (e) {
     throw failure(e, what());

@@ -583,8 +583,12 @@ describe("the engine leaves its input alone", () => {
       },
     });
     const input = obj("v1", { s: "a" });
-    expect(to(input, "v3", editing).spec).toEqual({ s: "a", n: 1 });
+    const there = to(input, "v3", editing);
+    expect(there.spec).toEqual({ s: "a", n: 1 });
     expect(input.spec).toEqual({ s: "a" });
+    // convert's default result is the caller's own here too, from the one copy the spoke was given
+    scribble(there);
+    expect(input).toEqual(obj("v1", { s: "a" }));
   });
   it("the way back edits its own copy even inside a value an earlier rule moved", () => {
     const moved = read(`apiVersion: kunion.dev/v1alpha1
