@@ -90,7 +90,7 @@ export function loadWorkspace(input: WorkspaceInput): Workspace {
 /** An error on each named file that declares no schema; one that did not parse has its syntax findings already. */
 function declaringNothing(named: readonly string[], crds: { documents: SourceDocument[]; findings: Finding[] }) {
   const declaring = new Set(crds.documents.filter((d) => declaresSchema(d.value)).map((d) => d.file));
-  const unparsed = new Set(crds.findings.map((f) => f.file));
+  const unparsed = new Set(crds.findings.filter((f) => f.severity === "error").map((f) => f.file));
   return named
     .filter((file) => !declaring.has(file) && !unparsed.has(file))
     .map(
