@@ -5,6 +5,7 @@ import { attachGoUnions, fromSMDSchema, type GoTypes, parseGoTypes, type SchemaN
 import { locateFinding, type SourceDocument } from "../source/index.js";
 import { type CompiledSchema, compileSchema } from "../validate/index.js";
 import { getKey, isObject, type JsonValue } from "../value/index.js";
+import { withListItems } from "./lists.js";
 
 /** What an object's apiVersion and kind lead to. */
 export type Resolved =
@@ -75,7 +76,8 @@ export function buildCatalog(
     return types;
   };
 
-  for (const doc of documents) {
+  // A CRD may come as an item of a List (`kubectl get crd -o yaml` prints one).
+  for (const doc of withListItems(documents)) {
     if (isCrd(doc.value)) {
       const { crd, findings: found } = readCrd(doc.value);
       findings.push(...located(doc, found));

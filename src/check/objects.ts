@@ -17,6 +17,7 @@ import { validateObjectMetadata, validateWithSchema, WorkBudget, withWorkBudget 
 import { displayText, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { type BuiltinSchemas, notCarried, releaseSchemas, servedLater, validateBuiltinObject } from "./builtins.js";
 import { type Catalog, isSchemaDocument } from "./catalog.js";
+import { listItemsOf } from "./lists.js";
 
 /** A Kubernetes object read from a document, with what identifies it across revisions. */
 export interface SourceObject {
@@ -62,12 +63,9 @@ export function objectsOf(
     if (typeof kind !== "string" || kind === "")
       findings.push(locateFinding(doc, required(["kind"], "", { rule: "object" })));
     if (typeof apiVersion !== "string" || typeof kind !== "string" || !apiVersion || !kind) continue;
-    const items = getKey(doc.value, "items");
-    if (kind.endsWith("List") && Array.isArray(items)) {
-      const listed = objectsOf(
-        items.map((item, i) => listItem(doc, item, i, apiVersion, kind)),
-        release,
-      );
+    const items = listItemsOf(doc);
+    if (items !== undefined) {
+      const listed = objectsOf(items, release);
       objects.push(...listed.objects);
       findings.push(...listed.findings);
       continue;
@@ -75,36 +73,6 @@ export function objectsOf(
     objects.push({ doc, object: doc.value, apiVersion, kind, identity: identityOf(doc.value, apiVersion, kind) });
   }
   return { objects, findings };
-}
-
-/**
- * An item of a `kind: List` (or of a typed list such as DeploymentList) as a
- * document of its own, located inside the list's text, as kubectl applies
- * each item on its own. A typed list's items may leave out apiVersion and
- * kind: they are the list's.
- */
-function listItem(
-  doc: SourceDocument,
-  item: JsonValue,
-  index: number,
-  apiVersion: string,
-  kind: string,
-): SourceDocument {
-  let value = item;
-  if (kind !== "List" && isObject(item)) {
-    const typed: JsonObject = { ...item };
-    if (!Object.hasOwn(item, "apiVersion")) typed.apiVersion = apiVersion;
-    if (!Object.hasOwn(item, "kind")) typed.kind = kind.slice(0, -"List".length);
-    value = typed;
-  }
-  return {
-    file: doc.file,
-    index: doc.index,
-    value,
-    locate: (path) => doc.locate(["items", index, ...path]),
-    render: () => undefined,
-    within: { document: doc, path: ["items", index] },
-  };
 }
 
 /** kubectl's words for a kind the cluster no longer serves, with the release and what to use instead. */

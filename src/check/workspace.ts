@@ -3,6 +3,7 @@ import { type Finding, parseError } from "../findings/index.js";
 import { type ParsedSource, parseSource, type SourceDocument } from "../source/index.js";
 import type { JsonObject } from "../value/index.js";
 import { buildCatalog, type Catalog, declaresSchema } from "./catalog.js";
+import { withListItems } from "./lists.js";
 import { indexByIdentity, objectsOf, type SourceObject } from "./objects.js";
 
 export interface TextFile {
@@ -89,7 +90,11 @@ export function loadWorkspace(input: WorkspaceInput): Workspace {
 
 /** An error on each named file that declares no schema; one that did not parse has its syntax findings already. */
 function declaringNothing(named: readonly string[], crds: { documents: SourceDocument[]; findings: Finding[] }) {
-  const declaring = new Set(crds.documents.filter((d) => declaresSchema(d.value)).map((d) => d.file));
+  const declaring = new Set(
+    withListItems(crds.documents)
+      .filter((d) => declaresSchema(d.value))
+      .map((d) => d.file),
+  );
   const unparsed = new Set(crds.findings.filter((f) => f.severity === "error").map((f) => f.file));
   return named
     .filter((file) => !declaring.has(file) && !unparsed.has(file))

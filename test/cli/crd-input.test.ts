@@ -57,6 +57,24 @@ describe("a file named with --crd that declares nothing", () => {
     }
   });
 
+  test("a List of CRDs, as kubectl get crd -o yaml prints it, declares them, located inside the list", () => {
+    // a rule that does not compile: its finding names the line inside the list
+    const broken = crd.replace(
+      "spec: {type: object, properties: {size: {type: integer}}}",
+      "spec: {type: object, properties: {size: {type: integer}}, x-kubernetes-validations: [{rule: 'self.colour == 1'}]}",
+    );
+    const item = (text: string) => `  - ${text.trimEnd().split("\n").join("\n    ")}\n`;
+    const list = folder({
+      "crds.yaml": `apiVersion: v1\nkind: List\nitems:\n${item(broken)}`,
+      "gadget.yaml": gadget.replace("size: 2", "size: two"),
+    });
+    const r = kunion("validate", "--crd", join(list, "crds.yaml"), join(list, "gadget.yaml"));
+    expect(r.stdout).not.toContain("holds no");
+    expect(r.stdout).toContain(`${join(list, "gadget.yaml")}:4:8: error schema: spec.size: Invalid value: "string"`);
+    // the CRD's properties are its 16th line; the list puts it 3 lines down
+    expect(r.stdout).toMatch(new RegExp(`${join(list, "crds.yaml")}:19:\\d+: error cel: .*undefined field 'colour'`));
+  });
+
   test("a named file that does not parse has its syntax error only", () => {
     const r = kunion("validate", "--crd", at("broken.yaml"), at("gadget.yaml"));
     expect(r.stdout).toContain(`${at("broken.yaml")}:2:1: error parse:`);

@@ -1,0 +1,52 @@
+/**
+ * `kind: List` (what `kubectl get … -o yaml` prints) and typed lists such as
+ * DeploymentList: kubectl applies each item on its own, so each item is a
+ * document of its own, located inside the list's text. The objects to check
+ * and the CRDs to declare are both read from the items.
+ */
+import type { SourceDocument } from "../source/index.js";
+import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+
+/** The items of a list document as documents of their own; undefined when `doc` is no list. */
+export function listItemsOf(doc: SourceDocument): SourceDocument[] | undefined {
+  if (!isObject(doc.value)) return undefined;
+  const apiVersion = getKey(doc.value, "apiVersion");
+  const kind = getKey(doc.value, "kind");
+  const items = getKey(doc.value, "items");
+  if (typeof apiVersion !== "string" || apiVersion === "" || typeof kind !== "string") return undefined;
+  if (!kind.endsWith("List") || !Array.isArray(items)) return undefined;
+  return items.map((item, i) => listItem(doc, item, i, apiVersion, kind));
+}
+
+/** The documents with every list replaced by its items, a list inside a list too. */
+export function withListItems(documents: readonly SourceDocument[]): SourceDocument[] {
+  return documents.flatMap((doc) => {
+    const items = listItemsOf(doc);
+    return items === undefined ? [doc] : withListItems(items);
+  });
+}
+
+/** A typed list's items may leave out apiVersion and kind: they are the list's. */
+function listItem(
+  doc: SourceDocument,
+  item: JsonValue,
+  index: number,
+  apiVersion: string,
+  kind: string,
+): SourceDocument {
+  let value = item;
+  if (kind !== "List" && isObject(item)) {
+    const typed: JsonObject = { ...item };
+    if (!Object.hasOwn(item, "apiVersion")) typed.apiVersion = apiVersion;
+    if (!Object.hasOwn(item, "kind")) typed.kind = kind.slice(0, -"List".length);
+    value = typed;
+  }
+  return {
+    file: doc.file,
+    index: doc.index,
+    value,
+    locate: (path) => doc.locate(["items", index, ...path]),
+    render: () => undefined,
+    within: { document: doc, path: ["items", index] },
+  };
+}
