@@ -5,6 +5,7 @@ import { type Finding, skippedNotice } from "../findings/index.js";
 import { type ParsedSource, parseSource } from "../source/index.js";
 import { checkRoundTrips, isConversion } from "./conversions.js";
 import { diffCrdDocuments } from "./crd-diff.js";
+import { withListItems } from "./lists.js";
 import { validateObjects } from "./objects.js";
 import { loadWorkspace, type ParsedFile, type TextFile } from "./workspace.js";
 
@@ -68,7 +69,7 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
       before: f.before === undefined ? undefined : read(f.path, f.before, f.parsed?.before),
     }));
   for (const { before, after } of files) {
-    if (before !== undefined && after.documents.some((d) => isCrd(d.value))) {
+    if (before !== undefined && withListItems(after.documents).some((d) => isCrd(d.value))) {
       findings.push(...diffCrdDocuments({ ...before, file: before.path }, { ...after, file: after.path }, options));
     }
   }

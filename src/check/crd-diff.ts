@@ -4,6 +4,7 @@ import { type Finding, finding } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import { locateFinding, type ParsedSource, parseSource, type SourceDocument } from "../source/index.js";
 import { displayText, getKey, isObject } from "../value/index.js";
+import { withListItems } from "./lists.js";
 import type { TextFile } from "./workspace.js";
 
 /** An evolution finding: where it is in the new file and, for a removal, in the old one. */
@@ -37,8 +38,9 @@ export interface CrdRevision extends ParsedSource {
  */
 export function diffCrdDocuments(before: CrdRevision, after: CrdRevision, options: DiffOptions = {}): ChangeFinding[] {
   const findings: ChangeFinding[] = [];
-  const olds = before.documents.filter((d) => isCrd(d.value));
-  const news = after.documents.filter((d) => isCrd(d.value));
+  // a CRD may come as an item of a List (`kubectl get crd -o yaml`)
+  const olds = withListItems(before.documents).filter((d) => isCrd(d.value));
+  const news = withListItems(after.documents).filter((d) => isCrd(d.value));
   if (news.length === 0 && after.findings.length === 0) {
     const f = wholeFile("the file holds no CustomResourceDefinition", "crd-invalid", after.file);
     const doc = after.documents[0];

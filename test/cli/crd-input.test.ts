@@ -14,6 +14,9 @@ const crd = widgetCrd({ kind: "Gadget" });
 const gadget = "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {size: 2}\n";
 const smd =
   "types:\n  - name: io.example.Gadget\n    map:\n      fields:\n        - name: spec\n          type: {namedType: __untyped_atomic_}\n";
+/** The documents as items of a kind: List, as kubectl get … -o yaml prints them: each 3 lines further down. */
+const listOf = (...documents: string[]) =>
+  `apiVersion: v1\nkind: List\nitems:\n${documents.map((d) => `  - ${d.trimEnd().split("\n").join("\n    ")}\n`).join("")}`;
 const holdsNone =
   "error input: Invalid document: the file holds no CustomResourceDefinition or structured-merge-diff schema";
 
@@ -63,9 +66,8 @@ describe("a file named with --crd that declares nothing", () => {
       "spec: {type: object, properties: {size: {type: integer}}}",
       "spec: {type: object, properties: {size: {type: integer}}, x-kubernetes-validations: [{rule: 'self.colour == 1'}]}",
     );
-    const item = (text: string) => `  - ${text.trimEnd().split("\n").join("\n    ")}\n`;
     const list = folder({
-      "crds.yaml": `apiVersion: v1\nkind: List\nitems:\n${item(broken)}`,
+      "crds.yaml": listOf(broken),
       "gadget.yaml": gadget.replace("size: 2", "size: two"),
     });
     const r = kunion("validate", "--crd", join(list, "crds.yaml"), join(list, "gadget.yaml"));
@@ -73,6 +75,21 @@ describe("a file named with --crd that declares nothing", () => {
     expect(r.stdout).toContain(`${join(list, "gadget.yaml")}:4:8: error schema: spec.size: Invalid value: "string"`);
     // the CRD's properties are its 16th line; the list puts it 3 lines down
     expect(r.stdout).toMatch(new RegExp(`${join(list, "crds.yaml")}:19:\\d+: error cel: .*undefined field 'colour'`));
+  });
+
+  test("crd-diff compares the CRDs of two Lists, by name, located inside the new list", () => {
+    const sized = widgetCrd({
+      properties: "spec: {type: object, properties: {size: {type: integer}, mode: {type: string}}}",
+    });
+    const dir = folder({
+      "old.yaml": listOf(widgetCrd({ kind: "Gadget" }), sized),
+      "new.yaml": listOf(widgetCrd()),
+    });
+    const r = kunion("crd-diff", join(dir, "old.yaml"), join(dir, "new.yaml"));
+    expect(r.code).toBe(1);
+    // the Widget lost spec.mode: reported on the Widget's properties, line 16 of the CRD, 19 of the list
+    expect(r.stdout).toMatch(new RegExp(`${join(dir, "new.yaml")}:19:\\d+: error field-removed: .*spec\\.mode`));
+    expect(r.stdout).toContain("the CustomResourceDefinition gadgets.example.com is gone");
   });
 
   test("a named file that does not parse has its syntax error only", () => {
