@@ -49,6 +49,7 @@ export {
   validateObjects,
   type Workspace,
   type WorkspaceInput,
+  withListItems,
 } from "./check/index.js";
 // Configuration: `.kunion.yaml` read and checked, severities applied.
 export { applySeverities, type KunionConfig, readConfig, type Waiver } from "./config/index.js";

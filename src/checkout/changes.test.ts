@@ -5,7 +5,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { selectFiles, workTreeChanges } from "./changes.js";
+import { deletedFiles, selectFiles, workTreeChanges } from "./changes.js";
 import { checkCheckout } from "./check.js";
 import { gitRepository } from "./testing.js";
 
@@ -54,6 +54,23 @@ describe("the changed Kubernetes files of a checkout", () => {
     expect(findings.filter((f) => f.rule === "crd-removed").map((f) => [f.file, f.line, f.severity])).toEqual([
       ["crds/backups.yaml", 1, "error"],
     ]);
+  });
+
+  it("take in a deleted List of CRDs (kubectl get crd -o yaml), so the removal of each is reported at its item", () => {
+    const { ws, git } = gitRepository("kunion-changes-list-");
+    const item = `  - ${crd.trimEnd().split("\n").join("\n    ")}\n`;
+    writeFileSync(join(ws, "crds.yaml"), `apiVersion: v1\nkind: List\nitems:\n${item}`);
+    git("add", "-A");
+    git("commit", "-q", "-m", "base");
+    const base = git("rev-parse", "HEAD");
+    git("rm", "-q", "crds.yaml");
+    const { changes, deleted } = workTreeChanges(ws, base);
+    const selection = selectFiles(ws, changes, { globs: [], ignore: [], base });
+    const removed = deletedFiles(ws, deleted, { ignore: [], base });
+    const { findings } = checkCheckout(ws, { ...selection, deleted: removed, config: {} });
+    rmSync(ws, { recursive: true, force: true });
+    // the CRD is the list's first item: line 4
+    expect(findings.filter((f) => f.rule === "crd-removed").map((f) => [f.file, f.line])).toEqual([["crds.yaml", 4]]);
   });
 
   it("leave out a changed file that names no apiVersion, now or at the base", () => {

@@ -20,6 +20,7 @@ import {
   readCrd,
   type SourceDocument,
   type TextFile,
+  withListItems,
 } from "../index.js";
 import { type Parse, parseOnce } from "./parse.js";
 
@@ -68,7 +69,8 @@ function inUse(value: JsonValue): { served: string[]; stored: string[] } {
 export function removalFindings(input: Removals): Finding[] {
   const { changed } = input;
   const parse = input.parse ?? parseOnce();
-  const documents = (text: string, path: string) => parse(text, path).documents;
+  // a CRD may come as an item of a List, as the catalog and the comparisons read it
+  const documents = (text: string, path: string) => withListItems(parse(text, path).documents);
   const parsed = (files: readonly TextFile[]) => files.flatMap((f) => documents(f.text, f.path));
   // Files whose CRDs or declarations are gone: deleted ones, and changed ones that keep no CRD.
   const emptied = changed.filter(
@@ -152,8 +154,8 @@ export function pairMoves(
   parse: Parse = parseOnce(),
 ): { changed: ChangedFile[]; deleted: TextFile[] } {
   const crdNames = (text: string, path: string) =>
-    parse(text, path)
-      .documents.filter((d) => isCrd(d.value))
+    withListItems(parse(text, path).documents)
+      .filter((d) => isCrd(d.value))
       .map((d) => nameOf(d.value));
   const left = deleted.map((f) => ({
     file: f,
