@@ -20,6 +20,7 @@ import {
   type SourceDocument,
   type TextFile,
   type Waiver,
+  withListItems,
 } from "../index.js";
 import { type Parse, parseOnce } from "./parse.js";
 
@@ -102,8 +103,11 @@ function subjects(files: readonly TextFile[], parse: Parse): (f: Finding) => Sub
   return (f) => {
     if (f.file === undefined || f.document === undefined) return {};
     const text = texts.get(f.file);
-    const parsed = text === undefined ? [] : parse(text, f.file).documents;
-    const value = parsed.find((d) => d.index === f.document)?.value;
+    const parsed = text === undefined ? [] : withListItems(parse(text, f.file).documents);
+    const value = documentAt(
+      parsed.filter((d) => d.index === f.document),
+      f,
+    )?.value;
     if (!isObject(value)) return {};
     const kind = getKey(value, "kind");
     const out: Subject = typeof kind === "string" ? { kind } : {};
@@ -118,6 +122,19 @@ function subjects(files: readonly TextFile[], parse: Parse): (f: Finding) => Sub
     }
     return out;
   };
+}
+
+/**
+ * Of a document's parts, the one a finding is in: the document itself, or, for a List, whose items share
+ * its index, the last item that starts at or before the finding's line and column.
+ */
+function documentAt(parts: readonly SourceDocument[], f: Finding): SourceDocument | undefined {
+  if (parts.length <= 1) return parts[0];
+  const before = (p: SourceDocument) => {
+    const { line, column } = p.locate([]);
+    return line < (f.line ?? 0) || (line === f.line && column <= (f.column ?? 0));
+  };
+  return parts.filter(before).at(-1) ?? parts[0];
 }
 
 function matches(w: Waiver, f: Finding, subject: Subject): boolean {

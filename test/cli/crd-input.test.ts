@@ -7,16 +7,13 @@
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { widgetCrd } from "../widget-crd.js";
-import { folder, kunion } from "./run.js";
+import { folder, kunion, listOf } from "./run.js";
 
 const configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\n";
 const crd = widgetCrd({ kind: "Gadget" });
 const gadget = "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {size: 2}\n";
 const smd =
   "types:\n  - name: io.example.Gadget\n    map:\n      fields:\n        - name: spec\n          type: {namedType: __untyped_atomic_}\n";
-/** The documents as items of a kind: List, as kubectl get … -o yaml prints them: each 3 lines further down. */
-const listOf = (...documents: string[]) =>
-  `apiVersion: v1\nkind: List\nitems:\n${documents.map((d) => `  - ${d.trimEnd().split("\n").join("\n    ")}\n`).join("")}`;
 const holdsNone =
   "error input: Invalid document: the file holds no CustomResourceDefinition or structured-merge-diff schema";
 

@@ -1,4 +1,4 @@
-/** The CLI run in-process for the tests: its exit status and what it printed, in this folder or another. */
+/** The CLI run in-process for the tests: its exit status and what it printed, in this folder or another; their input files. */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,3 +31,7 @@ export function folder(files: Record<string, string>): string {
   }
   return dir;
 }
+
+/** The documents as the items of a `kind: List`, as `kubectl get … -o yaml` prints them: each 3 lines further down. */
+export const listOf = (...documents: string[]) =>
+  `apiVersion: v1\nkind: List\nitems:\n${documents.map((d) => `  - ${d.trimEnd().split("\n").join("\n    ")}\n`).join("")}`;

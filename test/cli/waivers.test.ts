@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { widgetCrd } from "../widget-crd.js";
-import { folder, kunion } from "./run.js";
+import { folder, kunion, listOf } from "./run.js";
 
 const widgets = (modes: string) =>
   widgetCrd({ properties: `spec: {type: object, properties: {mode: {type: string, enum: [${modes}]}}}` });
@@ -74,5 +74,21 @@ describe("waivers in kunion validate", () => {
     const other = kunion("validate", "--config", join(dir, "other.yaml"), join(dir, "recreate.yaml"));
     expect(other.code).toBe(1);
     expect(other.stdout).toMatch(/error union: spec\.strategy\.rollingUpdate/);
+  });
+
+  it("a waiver by kind accepts a finding inside a kind: List item of that kind, and no other item's", () => {
+    const badConfigMap = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: 1}\n";
+    const dir = folder({
+      "list.yaml": listOf(badConfigMap, recreate),
+      "waived.yaml": "waivers:\n  - rule: union\n    kind: Deployment\n    reason: rolled out by hand\n",
+    });
+    const r = kunion("validate", "--config", join(dir, "waived.yaml"), join(dir, "list.yaml"));
+    // the Deployment is the second item: its strategy on line 5 of its text, 3 + 4 lines down
+    expect(r.stdout).toMatch(
+      /list\.yaml:12:\d+: notice union: spec\.strategy\.rollingUpdate: .* \(waived: rolled out by hand\)/,
+    );
+    // the ConfigMap's error is not the Deployment's to waive
+    expect(r.stdout).toMatch(/list\.yaml:7:\d+: error schema: data\.a/);
+    expect(r.code).toBe(1);
   });
 });
