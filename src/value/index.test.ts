@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { clone, type JsonObject, type JsonValue, setKey } from "./index.js";
+import { clone, getKey, type JsonObject, type JsonValue, setKey } from "./index.js";
 
 // few names, so that generated objects often repeat keys; __proto__ is ordinary data
 const key = fc.constantFrom("a", "b", "__proto__", "constructor");
@@ -39,6 +39,21 @@ describe("clone", () => {
         }
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("getKey", () => {
+  // every name Object.prototype answers (toString, constructor, __proto__, hasOwnProperty…), and plain ones
+  const names = fc.constantFrom(...Object.getOwnPropertyNames(Object.prototype), "a", "b");
+  it("property: an own key's value, never one inherited from Object.prototype, with or without a prototype", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(names, tree), { maxLength: 5 }), names, fc.boolean(), (entries, asked, bare) => {
+        const o: JsonObject = bare ? Object.create(null) : {};
+        for (const [k, v] of entries) setKey(o, k, v);
+        expect(getKey(o, asked)).toBe(Object.hasOwn(o, asked) ? o[asked] : undefined);
+      }),
+      { numRuns: 2000 },
     );
   });
 });

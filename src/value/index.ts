@@ -15,7 +15,11 @@ export function isObject(v: unknown): v is JsonObject {
 
 /** An own property of `obj`, never one inherited from Object.prototype. */
 export function getKey(obj: JsonObject, key: string): JsonValue | undefined {
-  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+  const v = obj[key];
+  // One lookup, not two: a JSON value holds no function, so a function found is Object.prototype's
+  // (toString, constructor…); only `__proto__` finds something else that is not the object's own.
+  if (v === undefined || typeof v === "function") return undefined;
+  return key === "__proto__" && !Object.hasOwn(obj, key) ? undefined : v;
 }
 
 /**
