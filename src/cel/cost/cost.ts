@@ -29,12 +29,11 @@ import {
   celType,
   isCelList,
   isCelMap,
-  isCelType,
   isCelUint,
   listType,
   mapType,
 } from "@bufbuild/cel";
-import { ArrayValue, ListValue, LiteralMap, MapView, OpaqueValue } from "../language/values.js";
+import { ArrayValue, isCelValue, ListValue, LiteralMap, MapView, OpaqueValue } from "../language/values.js";
 import { CIDRValue } from "../libraries/ip.js";
 import { countOf, replacedLength } from "../libraries/strings.js";
 import { currentMeter, type Meter } from "./meter.js";
@@ -304,27 +303,7 @@ function directCall(f: FuncLike): Overloads["call"] | undefined {
 
 /** What a `celFunc` answers for what its implementation returned: a CEL value as it is, anything else converted. */
 function asResult(id: number, out: unknown): unknown {
-  switch (typeof out) {
-    case "string":
-    case "bigint":
-    case "boolean":
-    case "number":
-      return out;
-    case "object":
-      // what toCel answers unchanged (it would check the same, in this order): no conversion to make
-      if (
-        out === null ||
-        out instanceof Uint8Array ||
-        isCelList(out) ||
-        isCelMap(out) ||
-        isCelUint(out) ||
-        isCelType(out)
-      )
-        return out;
-      return AS_CEL.call(id, undefined, [out as CelValue]);
-    default:
-      return AS_CEL.call(id, undefined, [out as CelValue]);
-  }
+  return isCelValue(out) ? out : AS_CEL.call(id, undefined, [out as CelValue]);
 }
 
 /** What @bufbuild/cel calls for a function name: each overload in turn until one answers. */

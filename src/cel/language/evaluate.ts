@@ -47,7 +47,7 @@ import { plainType } from "../cost/cost.js";
 import { chargeWork, currentMeter } from "../cost/meter.js";
 import { type Expr, qualifiedName } from "./checker.js";
 import { VAR } from "./syntax.js";
-import { ArrayValue, celEquals, celNotEquals, ListValue, LiteralMap, listAdd, MapView } from "./values.js";
+import { ArrayValue, celEquals, celNotEquals, isCelValue, ListValue, LiteralMap, listAdd, MapView } from "./values.js";
 
 /** An evaluation's state: the bindings at 0, then one slot per comprehension variable. */
 type Frame = unknown[];
@@ -101,21 +101,6 @@ function bound(v: unknown): unknown {
   if (isCelValue(v)) return v;
   // A list's get converts its item with @bufbuild/cel's own conversion (toCel), throwing as it throws.
   return celList([v as never]).get(0);
-}
-
-/** Whether @bufbuild/cel takes `v` as the CEL value it is (toCel answers it unchanged). */
-function isCelValue(v: unknown): boolean {
-  switch (typeof v) {
-    case "bigint":
-    case "boolean":
-    case "number":
-    case "string":
-      return true;
-    case "object":
-      return v === null || v instanceof Uint8Array || isCelList(v) || isCelMap(v) || isCelUint(v) || isCelType(v);
-    default:
-      return false;
-  }
 }
 
 /** The types a bare identifier names when no variable has that name; a fresh list and map type each time, as there. */

@@ -430,6 +430,34 @@ export function dynValue(v: JsonValue): CelValue {
   return asCel(new MapValue(v, DYN_T));
 }
 
+/**
+ * Whether @bufbuild/cel takes `v` as the CEL value it is (toCel answers it unchanged, checking the same). kunion's
+ * own maps and lists, which most values are, are asked first: a class check, not a walk for a brand.
+ */
+export function isCelValue(v: unknown): boolean {
+  switch (typeof v) {
+    case "bigint":
+    case "boolean":
+    case "number":
+    case "string":
+      return true;
+    case "object":
+      return (
+        v === null ||
+        v instanceof MapView ||
+        v instanceof ArrayValue ||
+        v instanceof ListValue ||
+        v instanceof Uint8Array ||
+        isCelList(v) ||
+        isCelMap(v) ||
+        isCelUint(v) ||
+        isCelType(v)
+      );
+    default:
+      return false;
+  }
+}
+
 /** The name of a value's runtime type, as cel-go prints it in overload errors. */
 export function runtimeTypeName(v: unknown): string {
   switch (typeof v) {
