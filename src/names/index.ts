@@ -132,6 +132,37 @@ export function isValidLabelValue(value: string): string[] {
   );
 }
 
+/** validation.IsConfigMapKey: the key of a ConfigMap's or a Secret's data, and what a key selector names. */
+export function isConfigMapKey(key: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(key) > 253) errs.push(maxLenError(253));
+  if (!/^[-._a-zA-Z0-9]+$/.test(key))
+    errs.push(
+      regexError(
+        "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+        "[-._a-zA-Z0-9]+",
+        "key.name",
+        "KEY_NAME",
+        "key-name",
+      ),
+    );
+  if (key === ".") errs.push("must not be '.'");
+  else if (key === "..") errs.push("must not be '..'");
+  else if (key.startsWith("..")) errs.push("must not start with '..'");
+  return errs;
+}
+
+/**
+ * validation.IsRelaxedEnvVarName, what the API server asks of an environment variable's name (and an envFrom
+ * prefix) since RelaxedEnvironmentVariableValidation (on by default from 1.32, GA in 1.34): printable ASCII but '='.
+ */
+export function isRelaxedEnvVarName(value: string): string[] {
+  if (value === "") return [`environment variable name ${emptyError()}`];
+  return /^[\x20-\x3c\x3e-\x7e]*$/.test(value)
+    ? []
+    : ["a valid environment variable name must consist only of printable ASCII characters other than '='"];
+}
+
 /** generateName is checked as a name with its trailing dash masked (apimachinery's maskTrailingDash). */
 export function maskTrailingDash(name: string): string {
   return name.length > 1 && name.endsWith("-") ? `${name.slice(0, -2)}a` : name;

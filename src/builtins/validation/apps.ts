@@ -30,7 +30,7 @@ import {
   templateLabels,
   validateLabelSelector,
 } from "./common.js";
-import { validatePodSpec } from "./pod.js";
+import { validatePodSpec, validateTemplateMetadata } from "./pod.js";
 
 const spec = ["spec"];
 const templatePath = child(spec, "template");
@@ -85,10 +85,14 @@ function replicaSetTemplate(s: JsonObject, selector: Selector, controller: strin
   return out;
 }
 
-/** The pod spec of a controller's template: the pod rules, restartPolicy Always, no activeDeadlineSeconds. */
+/**
+ * A controller's template (ValidatePodTemplateSpec): its metadata, the pod rules, restartPolicy Always, no
+ * activeDeadlineSeconds.
+ */
 function templatePodSpec(template: JsonObject | undefined, controller: string): Finding[] {
   const podSpec = objectAt(template, "spec");
-  const out = podSpec === undefined ? [] : controllerPodSpec(podSpec, child(templatePath, "spec"));
+  const out = validateTemplateMetadata(template, templatePath);
+  if (podSpec !== undefined) out.push(...controllerPodSpec(podSpec, child(templatePath, "spec")));
   out.push(...restartAlways(template, templatePath));
   if (isSet(podSpec, "activeDeadlineSeconds")) {
     const at = child(templatePath, "spec", "activeDeadlineSeconds");
@@ -228,7 +232,11 @@ export function validateStatefulSet(object: JsonObject): Finding[] {
   out.push(...selected.findings);
   const template = objectAt(s, "template");
   if (selected.selector === undefined) out.push(invalid(child(spec, "selector"), getKey(s, "selector"), "", asError));
-  else out.push(...selectorMatchesTemplate(selected.selector, template, templatePath));
+  else {
+    // ValidatePodTemplateSpecForStatefulSet: the template's metadata, not its pod spec.
+    out.push(...selectorMatchesTemplate(selected.selector, template, templatePath));
+    out.push(...validateTemplateMetadata(template, templatePath));
+  }
   out.push(...restartAlways(template, templatePath));
   if (isSet(objectAt(template, "spec"), "activeDeadlineSeconds"))
     out.push(

@@ -27,7 +27,7 @@ import {
   validateLabelSelector,
 } from "./common.js";
 import { cronParseError, timeZoneLoadError } from "./cron.js";
-import { validatePodSpec } from "./pod.js";
+import { validatePodSpec, validateTemplateMetadata } from "./pod.js";
 
 const maxParallelismForIndexedJob = 100000;
 
@@ -71,6 +71,7 @@ function validateJobSpec(s: JsonObject, path: FieldPath): Finding[] {
   const template = objectAt(s, "template");
   const templateAt = child(path, "template");
   const podSpec = objectAt(template, "spec");
+  out.push(...validateTemplateMetadata(template, templateAt));
   if (podSpec !== undefined)
     out.push(...validatePodSpec(podSpec, child(templateAt, "spec"), { workloadChecksRestartPolicy: true }));
   // An unset restartPolicy is defaulted to Always (SetDefaults_PodSpec), which a Job's pods may not have.

@@ -17,8 +17,9 @@ import {
   notFound,
   notSupported,
   required,
+  tooLong,
 } from "../../findings/index.js";
-import { isQualifiedName, isValidLabelValue, regexError } from "../../names/index.js";
+import { byteLength, isQualifiedName, isValidLabelValue, regexError } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
 
@@ -192,6 +193,25 @@ export function validateLabels(labels: readonly [string, string][], path: FieldP
     out.push(...invalidEach(path, k, isQualifiedName(k)));
     out.push(...invalidEach(path, v, isValidLabelValue(v)));
   }
+  return out;
+}
+
+/** apimachinery's TotalAnnotationSizeLimitB. */
+const totalAnnotationSizeLimit = 256 * 1024;
+
+/**
+ * ValidateAnnotations: keys are qualified names without regard to case, reported at the map as labels are, and
+ * keys and values together take at most 256 KiB.
+ */
+export function validateAnnotations(annotations: JsonObject | undefined, path: FieldPath): Finding[] {
+  if (annotations === undefined) return [];
+  const out: Finding[] = [];
+  let size = 0;
+  for (const [k, v] of Object.entries(annotations)) {
+    out.push(...invalidEach(path, k, isQualifiedName(k.toLowerCase())));
+    size += byteLength(k) + (typeof v === "string" ? byteLength(v) : 0);
+  }
+  if (size > totalAnnotationSizeLimit) out.push(tooLong(path, "", totalAnnotationSizeLimit, asError));
   return out;
 }
 

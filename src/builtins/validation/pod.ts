@@ -14,7 +14,7 @@
  * seccomp and AppArmor profiles (unions/wording.ts).
  */
 import type { Finding } from "../../findings/index.js";
-import { isDNS1123Label, isQualifiedName, isValidLabelValue } from "../../names/index.js";
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from "../../names/index.js";
 import { child, type FieldPath, formatPath } from "../../path/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
 import {
@@ -29,6 +29,7 @@ import {
   isSet,
   isValidPortName,
   isValidPortNum,
+  listAt,
   nonNegativeAt,
   notFound,
   notSupported,
@@ -40,8 +41,12 @@ import {
   required,
   requiredIfEmpty,
   stringAt,
+  stringMapAt,
+  validateAnnotations,
+  validateLabels,
   warningAt,
 } from "./common.js";
+import { validateContainerEnv } from "./env.js";
 import { validateContainerResources } from "./resources.js";
 
 /** Pod restart policies, in validateRestartPolicy's order. */
@@ -56,10 +61,24 @@ export interface PodSpecOptions {
   workloadChecksRestartPolicy?: boolean;
 }
 
+/**
+ * What ValidatePodTemplateSpec checks of a template's own metadata: its labels and annotations, at
+ * `<template>.labels` and `<template>.annotations` (the server's paths: a PodTemplateSpec embeds its ObjectMeta).
+ */
+export function validateTemplateMetadata(template: JsonObject | undefined, at: FieldPath): Finding[] {
+  const meta = objectAt(template, "metadata");
+  return [
+    ...validateLabels(stringMapAt(meta, "labels"), child(at, "labels")),
+    ...validateAnnotations(objectAt(meta, "annotations"), child(at, "annotations")),
+  ];
+}
+
 /** ValidatePodSpec at `path` (`spec`, `spec.template.spec`, …). */
 export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodSpecOptions = {}): Finding[] {
   const out: Finding[] = [];
   const volumes = validateVolumes(spec, child(path, "volumes"), out);
+  // A lifecycle hook may not sleep past the grace period, defaulted to 30 seconds (SetDefaults_PodSpec).
+  const grace = optionalIntAt(spec, "terminationGracePeriodSeconds") ?? 30;
   const containers = objectItems(spec, "containers");
   const initContainers = objectItems(spec, "initContainers");
 
@@ -70,7 +89,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
   for (const [i, ctr] of containers) {
     const at = child(path, "containers", i);
     out.push(...validateContainerCommon(ctr, at, volumes), ...uniqueName(ctr, at, names, true));
-    out.push(...validateProbes(ctr, at));
+    out.push(...validateProbes(ctr, at, grace));
     if (isSet(ctr, "restartPolicy"))
       out.push(forbidden(child(at, "restartPolicy"), "may not be set for non-init containers", asError));
   }
@@ -83,7 +102,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
     out.push(...hostPortConflicts([[i, ctr]], child(path, "initContainers")));
     // validateInitContainerRestartPolicy: a sidecar's restartPolicy may only be Always.
     out.push(...oneOf(ctr, "restartPolicy", at, ["Always"]));
-    if (stringAt(ctr, "restartPolicy") === "Always") out.push(...validateProbes(ctr, at));
+    if (stringAt(ctr, "restartPolicy") === "Always") out.push(...validateProbes(ctr, at, grace));
     else {
       for (const key of ["lifecycle", "livenessProbe", "readinessProbe", "startupProbe"])
         if (isSet(ctr, key))
@@ -118,6 +137,16 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
   if (deadline !== undefined && (deadline < 1 || deadline > 2147483647))
     out.push(invalid(child(path, "activeDeadlineSeconds"), deadline, inclusiveRangeError(1, 2147483647), asError));
   out.push(...validateTolerations(spec, child(path, "tolerations")));
+  // ValidateServiceAccountName and ValidateNodeName are NameIsDNSSubdomain; hostname and subdomain DNS labels.
+  for (const [key, rule] of [
+    ["serviceAccountName", isDNS1123Subdomain],
+    ["nodeName", isDNS1123Subdomain],
+    ["hostname", isDNS1123Label],
+    ["subdomain", isDNS1123Label],
+  ] as const) {
+    const value = stringAt(spec, key);
+    if (value) out.push(...invalidEach(child(path, key), value, rule(value)));
+  }
   out.push(...portWarnings(spec, path));
   return out;
 }
@@ -158,6 +187,7 @@ function validateContainerCommon(
   if (stringAt(ctr, "image") === "") out.push(required(child(path, "image"), "", asError));
   out.push(...oneOf(ctr, "terminationMessagePolicy", path, ["File", "FallbackToLogsOnError"]));
   out.push(...validateContainerPorts(ctr, child(path, "ports")));
+  out.push(...validateContainerEnv(ctr, path));
   out.push(...validateVolumeMounts(ctr, child(path, "volumeMounts"), volumes));
   out.push(...oneOf(ctr, "imagePullPolicy", path, ["Always", "IfNotPresent", "Never"]));
   const resources = objectAt(ctr, "resources");
@@ -264,14 +294,17 @@ function validateVolumeMounts(ctr: JsonObject, path: FieldPath, volumes: Readonl
   return out;
 }
 
-/** validateLivenessProbe, validateReadinessProbe, validateStartupProbe and the lifecycle hooks of a container. */
-function validateProbes(ctr: JsonObject, path: FieldPath): Finding[] {
+/**
+ * validateLivenessProbe, validateReadinessProbe, validateStartupProbe and the lifecycle hooks of a container, whose
+ * pod gives its containers `grace` seconds to stop.
+ */
+function validateProbes(ctr: JsonObject, path: FieldPath, grace: number): Finding[] {
   const out: Finding[] = [];
   for (const key of ["livenessProbe", "readinessProbe", "startupProbe"]) {
     const probe = objectAt(ctr, key);
     if (probe === undefined) continue;
     const at = child(path, key);
-    out.push(...validateHandler(probe, at));
+    out.push(...validateHandler(probe, at, grace));
     for (const counter of [
       "initialDelaySeconds",
       "timeoutSeconds",
@@ -280,9 +313,9 @@ function validateProbes(ctr: JsonObject, path: FieldPath): Finding[] {
       "failureThreshold",
     ])
       out.push(...nonNegativeAt(probe, counter, at));
-    const grace = optionalIntAt(probe, "terminationGracePeriodSeconds");
-    if (grace !== undefined && grace <= 0)
-      out.push(invalid(child(at, "terminationGracePeriodSeconds"), grace, "must be greater than 0", asError));
+    const probeGrace = optionalIntAt(probe, "terminationGracePeriodSeconds");
+    if (probeGrace !== undefined && probeGrace <= 0)
+      out.push(invalid(child(at, "terminationGracePeriodSeconds"), probeGrace, "must be greater than 0", asError));
     // successThreshold defaults to 1; liveness and startup probes allow nothing else.
     const success = optionalIntAt(probe, "successThreshold");
     if (key !== "readinessProbe" && success !== undefined && success !== 1 && success >= 0)
@@ -300,7 +333,7 @@ function validateProbes(ctr: JsonObject, path: FieldPath): Finding[] {
   const lifecycle = objectAt(ctr, "lifecycle");
   for (const hook of ["postStart", "preStop"]) {
     const handler = objectAt(lifecycle, hook);
-    if (handler !== undefined) out.push(...validateHandler(handler, child(path, "lifecycle", hook)));
+    if (handler !== undefined) out.push(...validateHandler(handler, child(path, "lifecycle", hook), grace));
   }
   return out;
 }
@@ -322,12 +355,21 @@ function uniqueName(ctr: JsonObject, at: FieldPath, names: Set<string>, takeEmpt
  * validateHandler checks the first handler set, in its order (the others
  * are the union's "may not specify more than 1 handler type").
  */
-function validateHandler(handler: JsonObject, path: FieldPath): Finding[] {
+function validateHandler(handler: JsonObject, path: FieldPath, grace: number): Finding[] {
   const first = firstSetObject(handler, ["exec", "httpGet", "tcpSocket", "grpc", "sleep"]);
   if (first === undefined) return [];
   const action = first.value;
   const at = child(path, first.field);
   switch (first.field) {
+    case "exec":
+      return listAt(action, "command").length === 0 ? [required(child(at, "command"), "", asError)] : [];
+    case "sleep": {
+      // validateSleepAction, as PodLifecycleSleepActionAllowZero (on by default from 1.33) has it.
+      const seconds = intAt(action, "seconds");
+      if (seconds === undefined || (seconds >= 0 && seconds <= grace)) return [];
+      const detail = `must be non-negative and less than terminationGracePeriodSeconds (${grace})`;
+      return [invalid(at, seconds, detail, asError)];
+    }
     case "httpGet":
       // An unset scheme is defaulted to HTTP.
       return [
