@@ -16,7 +16,7 @@ import { container, deployment, pod, said, template } from "./test-helpers.js";
 
 const podSays = (spec: JsonObject) => said("v1", "Pod", pod(spec));
 const withEnv = (env: JsonObject[], extra: JsonObject = {}) => ({ containers: [container({ env, ...extra })] });
-const fieldRef = (fieldPath: string, apiVersion?: string) => ({
+const fieldRef = (fieldPath: string, apiVersion?: string): JsonObject => ({
   name: "X",
   valueFrom: { fieldRef: apiVersion === undefined ? { fieldPath } : { apiVersion, fieldPath } },
 });

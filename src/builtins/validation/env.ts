@@ -13,7 +13,7 @@ import type { Finding } from "../../findings/index.js";
 import { quantitySign, quantityString } from "../../go/index.js";
 import { isConfigMapKey, isDNS1123Subdomain, isQualifiedName, isRelaxedEnvVarName } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
-import { getKey, type JsonObject } from "../../value/index.js";
+import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
 import {
   asError,
   invalid,
@@ -78,16 +78,6 @@ const convertibleFieldPaths = new Set([
   "spec.terminationGracePeriodSeconds",
 ]);
 
-/** validEnvDownwardAPIFieldPathExpressions' container resources; `requests.hugepages-` and `limits.hugepages-` too. */
-const envResources = [
-  "limits.cpu",
-  "limits.ephemeral-storage",
-  "limits.memory",
-  "requests.cpu",
-  "requests.ephemeral-storage",
-  "requests.memory",
-];
-
 function validateEnvVarValueFrom(from: JsonObject, path: FieldPath): Finding[] {
   const out: Finding[] = [];
   const fieldRef = objectAt(from, "fieldRef");
@@ -95,7 +85,7 @@ function validateEnvVarValueFrom(from: JsonObject, path: FieldPath): Finding[] {
     out.push(...validateObjectFieldSelector(fieldRef, envFieldPaths, child(path, "fieldRef")));
   const resourceRef = objectAt(from, "resourceFieldRef");
   if (resourceRef !== undefined)
-    out.push(...validateContainerResourceFieldSelector(resourceRef, child(path, "resourceFieldRef")));
+    out.push(...validateContainerResourceFieldSelector(resourceRef, child(path, "resourceFieldRef"), false));
   for (const key of ["configMapKeyRef", "secretKeyRef"]) {
     const ref = objectAt(from, key);
     if (ref === undefined) continue;
@@ -157,30 +147,64 @@ export function validateObjectFieldSelector(
   return supported.includes(internal) ? [] : [notSupported(child(path, "fieldPath"), internal, supported, asError)];
 }
 
-/** The divisors validateContainerResourceDivisor allows, by resource, as Quantity.String() prints them. */
-const cpuDivisors = new Set(["1m", "1"]);
-const byteDivisors = new Set(["1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei"]);
-const bytesList = "1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei";
+/** validContainerResourceFieldPathExpressions, as sets.List prints them. */
+const containerResourceFields = [
+  "limits.cpu",
+  "limits.ephemeral-storage",
+  "limits.memory",
+  "requests.cpu",
+  "requests.ephemeral-storage",
+  "requests.memory",
+];
+const hugePagesPrefixes = ["limits.hugepages-", "requests.hugepages-"];
 
-/** validateContainerResourceFieldSelector for an environment variable, and validateContainerResourceDivisor. */
-function validateContainerResourceFieldSelector(selector: JsonObject, path: FieldPath): Finding[] {
+/**
+ * validateContainerResourceFieldSelector, with validateContainerResourceDivisor: which resource of a container a
+ * downward API reference reads. A volume's must name the container (`volume`); an environment variable's is its own.
+ */
+export function validateContainerResourceFieldSelector(
+  selector: JsonObject,
+  path: FieldPath,
+  volume: boolean,
+): Finding[] {
+  const containerName = stringAt(selector, "containerName");
   const resource = stringAt(selector, "resource");
-  if (resource === undefined) return [];
-  if (resource === "") return [required(child(path, "resource"), "", asError)];
-  const hugePages = resource.startsWith("requests.hugepages-") || resource.startsWith("limits.hugepages-");
-  if (!envResources.includes(resource) && !hugePages)
-    return [notSupported(child(path, "resource"), resource, envResources, asError)];
-  const divisor = quantityOf(getKey(selector, "divisor"));
-  // An unset (or zero) divisor is left alone; a malformed one is the schema's.
+  if (containerName === undefined || resource === undefined) return [];
+  const out: Finding[] = [];
+  if (volume && containerName === "") out.push(required(child(path, "containerName"), "", asError));
+  else if (resource === "") out.push(...requiredIfEmpty(selector, "resource", path));
+  else if (!containerResourceFields.includes(resource) && !hugePagesPrefixes.some((p) => resource.startsWith(p)))
+    out.push(notSupported(child(path, "resource"), resource, containerResourceFields, asError));
+  out.push(...validateContainerResourceDivisor(resource, getKey(selector, "divisor"), child(path, "divisor")));
+  return out;
+}
+
+const byteDivisors = ["1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei"];
+const byteDivisorsError = (what: string) =>
+  `only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the ${what} resource`;
+
+/** validateContainerResourceDivisor: a divisor set (not zero), in canonical form; the bad value is the resource. */
+function validateContainerResourceDivisor(resource: string, raw: JsonValue | undefined, path: FieldPath): Finding[] {
+  const divisor = quantityOf(raw);
   if (divisor === undefined || quantitySign(divisor) === 0) return [];
-  const text = quantityString(divisor);
-  const bad = (what: string) => [
-    invalid(child(path, "divisor"), resource, `only divisor's values ${what} resource`, asError),
-  ];
-  if (resource.endsWith(".cpu")) return cpuDivisors.has(text) ? [] : bad("1m and 1 are supported with the cpu");
-  if (byteDivisors.has(text)) return [];
-  if (resource.endsWith(".memory")) return bad(`${bytesList} are supported with the memory`);
-  if (resource.endsWith(".ephemeral-storage"))
-    return bad(`${bytesList} are supported with the local ephemeral storage`);
-  return bad(`${bytesList} are supported with the hugepages`);
+  const canonical = quantityString(divisor);
+  const errs: string[] = [];
+  switch (resource) {
+    case "limits.cpu":
+    case "requests.cpu":
+      if (!["1m", "1"].includes(canonical))
+        errs.push("only divisor's values 1m and 1 are supported with the cpu resource");
+      break;
+    case "limits.memory":
+    case "requests.memory":
+      if (!byteDivisors.includes(canonical)) errs.push(byteDivisorsError("memory"));
+      break;
+    case "limits.ephemeral-storage":
+    case "requests.ephemeral-storage":
+      if (!byteDivisors.includes(canonical)) errs.push(byteDivisorsError("local ephemeral storage"));
+      break;
+  }
+  if (hugePagesPrefixes.some((p) => resource.startsWith(p)) && !byteDivisors.includes(canonical))
+    errs.push(byteDivisorsError("hugepages"));
+  return invalidEach(path, resource, errs);
 }

@@ -4,8 +4,11 @@
  * ReplicationController or PodTemplate): pkg/apis/core/validation
  * ValidatePodSpec and what it calls (ValidateVolumes, validateContainers,
  * validateInitContainers, validateContainerCommon, validateContainerPorts,
- * ValidateVolumeMounts, validateResourceRequirements, the probes), plus the
- * warnings of pkg/api/pod/warnings.go about container ports.
+ * ValidateVolumeMounts, validateResourceRequirements, the probes and
+ * handlers), plus the warnings of pkg/api/pod/warnings.go about container
+ * ports. Modules of their own: volume sources (volumes.ts), a container's
+ * environment (env.ts), scheduling (scheduling.ts), security contexts
+ * (security.ts).
  *
  * The enum-like fields (restartPolicy, dnsPolicy, imagePullPolicy, port
  * protocols, tolerations, …) are checked here: Kubernetes' published schemas
@@ -48,6 +51,9 @@ import {
 } from "./common.js";
 import { validateContainerEnv } from "./env.js";
 import { validateContainerResources } from "./resources.js";
+import { validatePodScheduling } from "./scheduling.js";
+import { validatePodSecurityContext, validateSecurityContext } from "./security.js";
+import { validateVolumeSource } from "./volumes.js";
 
 /** Pod restart policies, in validateRestartPolicy's order. */
 const restartPolicies = ["Always", "OnFailure", "Never"];
@@ -79,6 +85,8 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
   const volumes = validateVolumes(spec, child(path, "volumes"), out);
   // A lifecycle hook may not sleep past the grace period, defaulted to 30 seconds (SetDefaults_PodSpec).
   const grace = optionalIntAt(spec, "terminationGracePeriodSeconds") ?? 30;
+  // A container's procMount may be Unmasked only in a user namespace of its own.
+  const hostUsers = getKey(spec, "hostUsers") !== false;
   const containers = objectItems(spec, "containers");
   const initContainers = objectItems(spec, "initContainers");
 
@@ -88,7 +96,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
   const names = new Set<string>();
   for (const [i, ctr] of containers) {
     const at = child(path, "containers", i);
-    out.push(...validateContainerCommon(ctr, at, volumes), ...uniqueName(ctr, at, names, true));
+    out.push(...validateContainerCommon(ctr, at, volumes, hostUsers), ...uniqueName(ctr, at, names, true));
     out.push(...validateProbes(ctr, at, grace));
     if (isSet(ctr, "restartPolicy"))
       out.push(forbidden(child(at, "restartPolicy"), "may not be set for non-init containers", asError));
@@ -98,7 +106,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
   // validateInitContainers: unique among regular and init containers.
   for (const [i, ctr] of initContainers) {
     const at = child(path, "initContainers", i);
-    out.push(...validateContainerCommon(ctr, at, volumes), ...uniqueName(ctr, at, names, false));
+    out.push(...validateContainerCommon(ctr, at, volumes, hostUsers), ...uniqueName(ctr, at, names, false));
     out.push(...hostPortConflicts([[i, ctr]], child(path, "initContainers")));
     // validateInitContainerRestartPolicy: a sidecar's restartPolicy may only be Always.
     out.push(...oneOf(ctr, "restartPolicy", at, ["Always"]));
@@ -136,6 +144,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
   const deadline = optionalIntAt(spec, "activeDeadlineSeconds");
   if (deadline !== undefined && (deadline < 1 || deadline > 2147483647))
     out.push(invalid(child(path, "activeDeadlineSeconds"), deadline, inclusiveRangeError(1, 2147483647), asError));
+  out.push(...validatePodSecurityContext(spec, path), ...validatePodScheduling(spec, path));
   out.push(...validateTolerations(spec, child(path, "tolerations")));
   // ValidateServiceAccountName and ValidateNodeName are NameIsDNSSubdomain; hostname and subdomain DNS labels.
   for (const [key, rule] of [
@@ -167,6 +176,8 @@ function validateVolumes(spec: JsonObject, path: FieldPath, out: Finding[]): Map
       if (Object.hasOwn(vol, "name")) errs.push(required(namePath, "", asError));
     } else errs.push(...invalidEach(namePath, name, isDNS1123Label(name)));
     if (volumes.has(name)) errs.push(duplicate(namePath, name));
+    // A volume whose source is invalid is no volume a mount may name, as in the API server.
+    errs.push(...validateVolumeSource(vol, child(path, i)));
     if (errs.length === 0 && name !== "") volumes.set(name, vol);
     out.push(...errs);
   }
@@ -178,6 +189,7 @@ function validateContainerCommon(
   ctr: JsonObject,
   path: FieldPath,
   volumes: ReadonlyMap<string, JsonObject>,
+  hostUsers: boolean,
 ): Finding[] {
   const out: Finding[] = [];
   const name = stringAt(ctr, "name");
@@ -192,6 +204,9 @@ function validateContainerCommon(
   out.push(...oneOf(ctr, "imagePullPolicy", path, ["Always", "IfNotPresent", "Never"]));
   const resources = objectAt(ctr, "resources");
   if (resources !== undefined) out.push(...validateContainerResources(resources, child(path, "resources")));
+  const securityContext = objectAt(ctr, "securityContext");
+  if (securityContext !== undefined)
+    out.push(...validateSecurityContext(securityContext, child(path, "securityContext"), hostUsers));
   return out;
 }
 
