@@ -34,7 +34,7 @@ export interface CrdRevision extends ParsedSource {
  * <rule-id> <reason>` comment on a finding's line of the new text accepts the
  * finding: it stays, as a notice. What reading the texts found (`findings` of
  * each revision) is the reader's to report: it is not repeated here, and a
- * revision that could not be read is not said to hold no CRD.
+ * revision that could not be read is not said to hold no CRD, nor to have lost one.
  */
 export function diffCrdDocuments(before: CrdRevision, after: CrdRevision, options: DiffOptions = {}): ChangeFinding[] {
   const findings: ChangeFinding[] = [];
@@ -52,8 +52,10 @@ export function diffCrdDocuments(before: CrdRevision, after: CrdRevision, option
     if (!prev) continue; // a new CRD: nothing to break
     for (const f of diffCrds(prev.value, next.value, options)) findings.push(placed(f, next, prev));
   }
+  // A CRD missing from a revision that did not read cleanly may be in the part that did not: its error says so.
+  const unreadable = after.findings.some((f) => f.severity === "error");
   for (const prev of olds) {
-    if (single || news.some((n) => nameOf(n) === nameOf(prev))) continue;
+    if (single || unreadable || news.some((n) => nameOf(n) === nameOf(prev))) continue;
     const detail = `the CustomResourceDefinition ${nameOf(prev)} is gone: its objects cannot be read any more`;
     const f = wholeFile(detail, "crd-removed", after.file);
     findings.push({ ...f, oldFile: prev.file, oldLine: prev.locate([]).line });

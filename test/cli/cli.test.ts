@@ -369,6 +369,16 @@ describe("kunion crd-diff", () => {
     );
   });
 
+  it("does not call a CRD gone when the new file does not read: its syntax error is the finding", () => {
+    const thing = crd("v1");
+    // the document cannot be read, so whether the CRD is still there is unknown
+    const broken = thing.replace("kind: Thing", "kind: Thing\n    kind: Thing");
+    const { code, stdout } = kunion("crd-diff", tempFile("old.yaml", thing), tempFile("new.yaml", broken));
+    expect(code).toBe(1);
+    expect(stdout).toContain("error parse:");
+    expect(stdout).not.toContain("crd-removed");
+  });
+
   it("a file without a CRD, and a wrong number of arguments", () => {
     const deployment = ex("deployment/live.yaml");
     expect(kunion("crd-diff", deployment, deployment).stdout).toContain("crd-invalid");
