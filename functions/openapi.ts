@@ -83,17 +83,22 @@ export const openapi = {
         required: ["valid", "findings"],
         properties: { valid: { type: "boolean" }, findings: list(ref("Finding")) },
       },
-      "A bare manifest as the body (apiVersion and kind at its top) is read as {object: body}; a YAML body of several documents as {objects: [one per document]}. Findings for a YAML body carry the line and column of their field in it.",
+      "A bare manifest as the body (apiVersion and kind at its top) is read as {object: body}; a YAML body of several documents as {objects: [one per document]}. A kind: List (or a typed list) is its items, each validated on its own as kubectl applies them, its findings naming the item's own field. Findings for a YAML body carry the line and column of their field in it.",
     ),
-    "/v1/normalize": post("Normalize an object's unions (KEP-1027)", body(requests.normalizeRequestSchema), {
-      type: "object",
-      properties: {
-        object,
-        changes: list(ref("Change")),
-        notes: list({ type: "object" }),
-        findings: list(ref("Finding")),
+    "/v1/normalize": post(
+      "Normalize an object's unions (KEP-1027)",
+      body(requests.normalizeRequestSchema),
+      {
+        type: "object",
+        properties: {
+          object,
+          changes: list(ref("Change")),
+          notes: list({ type: "object" }),
+          findings: list(ref("Finding")),
+        },
       },
-    }),
+      "A kind: List (or a typed list) is normalized item by item and answered whole; its changes and notes name the item (items[0].spec…, /items/0/spec…).",
+    ),
     "/v1/convert": post(
       "Convert objects between versions through the hub",
       { oneOf: [body(requests.conversionReviewSchema), body(requests.convertRequestSchema)] },

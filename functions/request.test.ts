@@ -106,6 +106,18 @@ describe("a body already in memory (BufferedRequest)", () => {
     );
   });
 
+  // JSON bodies go through the YAML reader, which refuses a duplicate key where JSON.parse keeps the last.
+  it("a JSON body reads as JSON.parse reads it, however it is laid out", async () => {
+    const objects = fc.dictionary(fc.string({ unit: "binary" }), fc.jsonValue({ stringUnit: "binary" }));
+    await fc.assert(
+      fc.asyncProperty(objects, fc.constantFrom(undefined, 2, "\t"), async (value, indent) => {
+        const text = JSON.stringify(value, null, indent);
+        const [, buffered] = pair(new TextEncoder().encode(text));
+        expect((await readLocated(buffered)).body).toEqual(JSON.parse(text));
+      }),
+    );
+  });
+
   it("a body over the limit is refused with 413", async () => {
     const [, buffered] = pair(new Uint8Array(maxBodyBytes + 1).fill(0x20));
     await expect(readLocated(buffered)).rejects.toMatchObject({ status: 413, field: "body" });

@@ -140,37 +140,34 @@ export async function readLocated(req: Request, options: { manyDocuments?: boole
   } catch {
     throw new RequestError(400, "body", "the body is not UTF-8 text");
   }
+  // JSON is YAML: one reader for both, so a JSON body's duplicate key is refused as a YAML body's is (JSON.parse
+  // keeps the last, the API server's strict decoding refuses it); every valid JSON text reads as JSON.parse reads it.
+  const parsed = parseSource(text, "body", { maxInputBytes: maxBodyBytes });
+  const [first] = parsed.findings.filter((f) => f.severity === "error");
+  if (first) {
+    throw new RequestError(400, "body", `malformed ${yaml ? "YAML" : "JSON"}: line ${first.line}: ${first.message}`);
+  }
+  const documents = parsed.documents.filter((d) => d.value !== null);
   let value: JsonValue;
   let locate: ReadBody["locate"];
-  if (yaml) {
-    const parsed = parseSource(text, "body", { maxInputBytes: maxBodyBytes });
-    const [first] = parsed.findings.filter((f) => f.severity === "error");
-    if (first) throw new RequestError(400, "body", `malformed YAML: line ${first.line}: ${first.message}`);
-    const documents = parsed.documents.filter((d) => d.value !== null);
-    if (documents.length > 1) {
-      if (!options.manyDocuments)
-        throw new RequestError(400, "body", "the body must be one YAML document (several: POST them to /v1/validate)");
-      value = { objects: documents.map((d) => d.value) };
-      locate = (path) => {
-        const [field, index, ...rest] = path;
-        const document = field === "objects" && typeof index === "number" ? documents[index] : undefined;
-        return document ? document.locate(rest) : { line: 1, column: 1 };
-      };
-    } else {
-      const document = documents[0];
-      value = document?.value ?? null;
-      locate = document && ((path) => document.locate(path));
-    }
+  if (documents.length > 1) {
+    if (!options.manyDocuments)
+      throw new RequestError(400, "body", "the body must be one YAML document (several: POST them to /v1/validate)");
+    value = { objects: documents.map((d) => d.value) };
+    locate = (path) => {
+      const [field, index, ...rest] = path;
+      const document = field === "objects" && typeof index === "number" ? documents[index] : undefined;
+      return document ? document.locate(rest) : { line: 1, column: 1 };
+    };
   } else {
-    try {
-      value = JSON.parse(text) as JsonValue;
-    } catch {
-      throw new RequestError(400, "body", "malformed JSON");
-    }
+    const document = documents[0];
+    value = document?.value ?? null;
+    locate = document && ((path) => document.locate(path));
   }
   if (!isObject(value)) throw new RequestError(400, "body", "the body must be a JSON or YAML object");
   if (depthOf(value) > maxDepth) throw new RequestError(400, "body", `the body nests deeper than ${maxDepth} levels`);
-  return locate ? { body: value, locate } : { body: value };
+  // A JSON body is read as values: its findings name their field, with no line (docs/http.md).
+  return locate && yaml ? { body: value, locate } : { body: value };
 }
 
 /**

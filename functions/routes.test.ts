@@ -524,6 +524,33 @@ describe("bad input", () => {
     expect(await answered(res)).toBe(field);
   });
 
+  // JSON.parse keeps the last of two equal keys; the API server's strict decoding refuses them, and so does
+  // kunion validate in a file: a JSON body's duplicate key is refused as a YAML body's is, wherever it stands.
+  it("a duplicate key in a JSON body is a 400, as in a YAML body, not the last one taken", async () => {
+    const configMap = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"data":{"x":"1","x":"2"}}';
+    const res = await post("/v1/validate", configMap);
+    expect([res.status, await json(res)]).toEqual([
+      400,
+      { error: 'malformed JSON: line 1: Invalid document: mapping key "x" already defined at line 1', field: "body" },
+    ]);
+    const asYaml = await post("/v1/validate", configMap, "application/yaml");
+    expect([asYaml.status, (await json(asYaml)).error]).toEqual([
+      400,
+      'malformed YAML: line 1: Invalid document: mapping key "x" already defined at line 1',
+    ]);
+  });
+
+  it("an AdmissionReview with two uids is a 400, not answered for the last one", async () => {
+    const uid = '"uid":"d4b2e7a1-9c3f-4e6b-8a21-5f0c7d9e1b34"';
+    const review = JSON.stringify(admissionReview("CREATE", live)).replace(uid, `${uid},"uid":"someone-else"`);
+    const res = await post("/v1/admit", review);
+    expect(res.status).toBe(400);
+    expect(await json(res)).toEqual({
+      error: 'malformed JSON: line 1: Invalid document: mapping key "uid" already defined at line 1',
+      field: "body",
+    });
+  });
+
   it.each([
     ["objects not a list", "/v1/validate", { objects: { a: 1 } }, "objects"],
     ["neither object nor objects", "/v1/validate", {}, "object"],

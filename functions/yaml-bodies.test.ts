@@ -127,3 +127,78 @@ describe("a bare manifest as the body", () => {
     expect((await json(res)).field).toBe("object");
   });
 });
+
+// kubectl applies each item of a List on its own (`kubectl get -o yaml` prints one), as `kunion validate` reads it.
+describe("a kind: List is its items", () => {
+  const list =
+    "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n  data: {x: 1}\n";
+
+  it("each item is validated, its findings on the item's lines (as kunion validate prints them)", async () => {
+    const answer = await json(await post("/v1/validate", list, yaml));
+    expect(answer.valid).toBe(false);
+    expect(where(answer.findings)).toEqual([[undefined, "data.x", 7, 10]]);
+    expect(answer.findings[0].message).toBe(
+      'data.x: Invalid value: "integer": data.x in body must be of type string: "integer"',
+    );
+  });
+
+  it("in objects of a JSON body, with the List's index and no line", async () => {
+    const ok = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "ok" } };
+    const res = await post("/v1/validate", JSON.stringify({ objects: [ok, parse(list)] }), "application/json");
+    const answer = await json(res);
+    expect(answer.valid).toBe(false);
+    expect(where(answer.findings)).toEqual([[1, "data.x", undefined, undefined]]);
+  });
+
+  it("a typed list's items take its apiVersion and kind; a List in a List and items that are no objects", async () => {
+    const body = [
+      "apiVersion: v1",
+      "kind: List",
+      "items:",
+      "- just a string",
+      "- apiVersion: v1",
+      "  metadata: {name: b}",
+      "- apiVersion: v1",
+      "  kind: ConfigMapList",
+      "  items:",
+      "  - metadata: {name: c}",
+      "    data: {z: true}",
+      "",
+    ].join("\n");
+    const answer = await json(await post("/v1/validate", body, yaml));
+    expect(answer.valid).toBe(false);
+    // What kunion validate prints for the same file.
+    expect(
+      answer.findings.map((f: { line: number; column: number; message: string }) => [f.line, f.column, f.message]),
+    ).toEqual([
+      [4, 3, "Invalid document: a Kubernetes object must be a mapping"],
+      [5, 3, "kind: Required value"],
+      [11, 12, 'data.z: Invalid value: "boolean": data.z in body must be of type string: "boolean"'],
+    ]);
+  });
+
+  const live = parse(text("examples/deployment/live.yaml"));
+  const recreate = parse(text("examples/deployment/recreate.yaml"));
+
+  it("is normalized item by item: changes and notes name the item in the List answered", async () => {
+    const object = { apiVersion: "v1", kind: "List", items: [recreate] };
+    const answer = await json(
+      await post("/v1/normalize", JSON.stringify({ object, oldObject: live }), "application/json"),
+    );
+    const cleared = { ...recreate, spec: { ...recreate.spec, strategy: { type: "Recreate" } } };
+    expect(answer.object).toEqual({ ...object, items: [cleared] });
+    expect(answer.changes).toEqual([
+      { op: "clear", path: "items[0].spec.strategy.rollingUpdate", pointer: "/items/0/spec/strategy/rollingUpdate" },
+    ]);
+  });
+
+  it("a typed list's item is given back as sent, without the apiVersion and kind it takes from the list", async () => {
+    const { apiVersion: _apiVersion, kind: _kind, ...item } = recreate;
+    const object = { apiVersion: "apps/v1", kind: "DeploymentList", metadata: {}, items: [item] };
+    const answer = await json(
+      await post("/v1/normalize", JSON.stringify({ object, oldObject: live }), "application/json"),
+    );
+    const { rollingUpdate: _cleared, ...strategy } = item.spec.strategy;
+    expect(answer.object).toEqual({ ...object, items: [{ ...item, spec: { ...item.spec, strategy } }] });
+  });
+});

@@ -3,17 +3,24 @@ import type { Hono } from "hono";
 import {
   buildCatalog,
   type Catalog,
+  type Change,
   documentOf,
   type FieldPath,
   type Finding,
   findingToJson,
+  formatPath,
   isCrd,
+  isObject,
   type JsonObject,
+  type JsonValue,
+  type Note,
   normalize,
+  objectsOf,
   refusedCrdStructure,
   releaseOf,
   type SourceDocument,
   validateObject,
+  withListItems,
 } from "../../src/index.js";
 import type { RouteContext } from "../app.js";
 import { Budget, checkShape, type ReadBody, RequestError, readLocated, wrapManifest } from "../request.js";
@@ -27,30 +34,36 @@ export function validateRoute(app: Hono, ctx: RouteContext): void {
     // The schema asks for one of them: `objects` when given, else `object`.
     const many = body.objects !== undefined;
     const objects = body.objects ?? (body.object ? [body.object] : []);
-    const oldObject = body.oldObject ?? undefined;
     const options = body.options ?? {};
     const unknownFields = options.strict === false ? "warning" : "error";
     const release = options.kubernetesVersion === undefined ? undefined : releaseOf(options.kubernetesVersion);
     if (release && "error" in release) {
       throw new RequestError(422, "options.kubernetesVersion", `kubernetesVersion ${release.error}`);
     }
+    const unpacked = objects.map((object, i) => objectsIn(object, many ? ["objects", i] : ["object"], locate));
+    // The stored revision of the body's one object (a List's one item too); of none among several.
+    const oldObject = unpacked.flat().length === 1 ? (body.oldObject ?? undefined) : undefined;
     const budget = new Budget(ctx.budgetMs);
-    const findings: Finding[] = [];
-    objects.forEach((object, i) => {
-      const field = many ? `objects[${i}]` : "object";
-      budget.check(field);
-      const { apiVersion, kind } = typeMeta(object, field);
-      const old = objects.length === 1 ? oldObject : undefined;
-      const found = validateObject(catalog, apiVersion, kind, object, {
-        oldObject: old,
-        ratcheting: options.ratcheting !== false,
-        unknownFields,
-        kubernetesVersion: release?.release,
-      });
-      const prefix = many ? ["objects", i] : ["object"];
-      findings.push(...found.map((f) => located(many ? { ...f, document: i } : f, prefix, locate)));
-    });
-    return c.json({ valid: !findings.some((f) => f.severity === "error"), findings: findings.map(findingToJson) });
+    let valid = true;
+    const findings: Record<string, unknown>[] = [];
+    for (const [i, items] of unpacked.entries()) {
+      for (const item of items) {
+        budget.check(many ? `objects[${i}]` : "object");
+        const type = typeOf(item.value);
+        // An item is checked as an object sent alone is (objectsOf would take a CRD item for a declaration, unchecked).
+        const found = type
+          ? validateObject(catalog, type.apiVersion, type.kind, type.object, {
+              oldObject,
+              ratcheting: options.ratcheting !== false,
+              unknownFields,
+              kubernetesVersion: release?.release,
+            }).map((f) => ({ ...f, ...item.locate(f.path) }))
+          : notAnObject(item);
+        valid &&= !found.some((f) => f.severity === "error");
+        findings.push(...found.map((f) => answer(f, locate !== undefined, many ? i : undefined)));
+      }
+    }
+    return c.json({ valid, findings });
   });
 }
 
@@ -58,23 +71,96 @@ export function normalizeRoute(app: Hono, ctx: RouteContext): void {
   app.post("/v1/normalize", async (c) => {
     const { body: sent, locate } = wrapManifest(await readLocated(c.req.raw));
     const body = checkShape(validateNormalizeRequest, sent);
-    const { object } = body;
-    const { apiVersion, kind } = typeMeta(object, "object");
-    const schema = catalogFor(body, ctx.catalog).schemaFor(apiVersion, kind);
-    const oldObject = body.oldObject ?? undefined;
-    const result = normalize({ object, oldObject, schema }, { mode: body.mode, policy: body.policy });
-    return c.json({
-      object: result.object,
-      changes: result.changes,
-      notes: result.notes,
-      findings: result.errors.map((f) => findingToJson(located(f, ["object"], locate))),
-    });
+    const catalog = catalogFor(body, ctx.catalog);
+    const items = objectsIn(body.object, ["object"], locate);
+    const oldObject = items.length === 1 ? (body.oldObject ?? undefined) : undefined;
+    // The object sent with each of its objects normalized in place: itself, or each item of a List.
+    let object: JsonValue = body.object;
+    const changes: Change[] = [];
+    const notes: Note[] = [];
+    const findings: Finding[] = [];
+    for (const item of items) {
+      const type = typeOf(item.value);
+      if (!type) {
+        findings.push(...notAnObject(item));
+        continue;
+      }
+      const place = placeOf(item);
+      // As sent: a typed list's item leaves its apiVersion and kind to the list, and is given back so.
+      const sentItem = valueAt(body.object, place);
+      const schema = catalog.schemaFor(type.apiVersion, type.kind);
+      const result = normalize({ object: sentItem, oldObject, schema }, { mode: body.mode, policy: body.policy });
+      if (result.object !== sentItem) object = replaced(object, place, result.object);
+      changes.push(...result.changes.map((change) => placed(change, place)));
+      notes.push(...result.notes.map((note) => placed(note, place)));
+      findings.push(...result.errors.map((f) => ({ ...f, ...item.locate(f.path) })));
+    }
+    return c.json({ object, changes, notes, findings: findings.map((f) => answer(f, locate !== undefined)) });
   });
 }
 
-/** A finding with the line and column of its field in a YAML body. */
-function located(f: Finding, prefix: FieldPath, locate: ReadBody["locate"]): Finding {
-  return locate ? { ...f, ...locate([...prefix, ...f.path]) } : f;
+/**
+ * The objects an object of the body (at `at`) stands for, as documents located in the body: itself, or the
+ * items of a List (`kubectl get -o yaml` prints one), which kubectl applies one by one: the core reads them as
+ * it reads a file's for the CLI.
+ */
+function objectsIn(object: JsonObject, at: FieldPath, locate: ReadBody["locate"]): SourceDocument[] {
+  typeMeta(object, formatPath(at));
+  const doc = documentOf(object, "body");
+  return withListItems([locate ? { ...doc, locate: (path: FieldPath) => locate([...at, ...path]) } : doc]);
+}
+
+/** An object's apiVersion and kind, when it is an object that has both. */
+function typeOf(value: JsonValue): { object: JsonObject; apiVersion: string; kind: string } | undefined {
+  if (!isObject(value)) return undefined;
+  const { apiVersion, kind } = value;
+  if (typeof apiVersion !== "string" || apiVersion === "" || typeof kind !== "string" || kind === "") return undefined;
+  return { object: value, apiVersion, kind };
+}
+
+/** A List's item that is no object with an apiVersion and kind: the findings the CLI gives for it in a file. */
+const notAnObject = (item: SourceDocument): Finding[] => objectsOf([item]).findings;
+
+/** Where a List's item stands in the object sent (`items[2]`, `items[0].items[1]`); the object itself is at []. */
+const placeOf = (doc: SourceDocument): FieldPath =>
+  doc.within ? [...placeOf(doc.within.document), ...doc.within.path] : [];
+
+/** What stands at `place` (a List's `items[i]…`) in `value`. */
+function valueAt(value: JsonValue, place: FieldPath): JsonValue {
+  const [, index, ...rest] = place;
+  if (typeof index !== "number") return value;
+  return valueAt(((value as JsonObject).items as JsonValue[])[index] as JsonValue, rest);
+}
+
+/** `value` with what stands at `place` (a List's `items[i]…`) replaced, copying only the Lists on the way. */
+function replaced(value: JsonValue, place: FieldPath, by: JsonValue): JsonValue {
+  const [, index, ...rest] = place;
+  if (typeof index !== "number") return by;
+  const list = value as JsonObject;
+  const items = [...(list.items as JsonValue[])];
+  items[index] = replaced(items[index] as JsonValue, rest, by);
+  return { ...list, items };
+}
+
+/** A change or note of a List's item, placed in the object sent: `items[1].spec…`, `/items/1/spec…`. */
+function placed<T extends { path: string; pointer: string }>(x: T, place: FieldPath): T {
+  if (place.length === 0) return x;
+  const dot = x.path === "" || x.path.startsWith("[") ? "" : ".";
+  // A place is `items` and indexes only: nothing in it needs a JSON Pointer's escapes.
+  return { ...x, path: `${formatPath(place)}${dot}${x.path}`, pointer: `/${place.join("/")}${x.pointer}` };
+}
+
+/**
+ * A finding as the routes answer it: the line and column of its field in a YAML body, none in a JSON body;
+ * `document`, its object's index in `objects`, when the body sent several.
+ */
+function answer(f: Finding, lines: boolean, document?: number): Record<string, unknown> {
+  const { file: _file, document: _document, line, column, ...rest } = f;
+  return findingToJson({
+    ...rest,
+    ...(document === undefined ? {} : { document }),
+    ...(lines ? { line, column } : {}),
+  });
 }
 
 /** The deployed catalog, or one built from the request's `crd` and `schema` (422 naming the field when invalid). */
