@@ -7,6 +7,7 @@ import {
   removedApi,
   validateHandWritten,
 } from "../builtins/index.js";
+import { isCrd } from "../crd/index.js";
 import { type Finding, finding, required } from "../findings/index.js";
 import { splitApiVersion } from "../names/index.js";
 import type { FieldPath } from "../path/index.js";
@@ -38,12 +39,13 @@ export function objectsOf(
   const findings: Finding[] = [];
   for (const doc of documents) {
     if (isSchemaDocument(doc.value)) {
-      // A CRD among the inputs is read as a schema, but is also an object to apply.
+      // A CRD among the inputs is read as a schema, but is also an object to apply: checked as the built-in kind
+      // it is (kubectl refuses `spec.bogus` or a misspelt x-kubernetes-* key), unless its API version is gone.
       const removed =
         isObject(doc.value) &&
         removedApiFinding(displayText(doc.value.apiVersion), displayText(doc.value.kind), release);
       if (removed) findings.push(locateFinding(doc, removed));
-      continue;
+      if (removed || !isCrd(doc.value)) continue;
     }
     if (!isObject(doc.value)) {
       const f = finding({

@@ -18,7 +18,8 @@ describe("loadWorkspace", () => {
     expect(findings.map((f) => [f.file, f.line, f.message])).toEqual([
       ["deploy/all.yaml", 20, 'Invalid document: mapping key "name" already defined at line 20'],
     ]);
-    expect(objects).toHaveLength(0);
+    // The CRD is an object to apply too; the Widget, which does not read, is none.
+    expect(objects.map((o) => o.kind)).toEqual(["CustomResourceDefinition"]);
   });
 
   it("reads the same path with another text (an edited file) as another file", () => {
@@ -29,7 +30,7 @@ describe("loadWorkspace", () => {
     });
     expect(catalog.crds).toHaveLength(2);
     expect(findings).toHaveLength(1);
-    expect(objects.map((o) => o.object.metadata)).toEqual([{ name: "a" }]);
+    expect(objects.map((o) => o.object.metadata)).toEqual([{ name: "widgets.example.com" }, { name: "a" }]);
   });
 
   it("takes a file its caller parsed as it is: its documents, not new ones, and its findings once", () => {
@@ -40,7 +41,8 @@ describe("loadWorkspace", () => {
       inputs: [{ path: "all.yaml", text: edited }],
       old: [{ path: "all.yaml", text: edited }],
     });
-    expect(fromParsed.objects[0]?.doc).toBe(parsed.documents[1]);
+    expect(fromParsed.objects.map((o) => o.doc)).toEqual([parsed.documents[0], parsed.documents[1]]);
+    expect(fromParsed.objects[1]?.doc).toBe(parsed.documents[1]);
     expect(fromParsed.findings).toEqual(fromText.findings);
     // Once as the input, once as the old revision: the same as two texts would give.
     expect(fromParsed.findings.filter((f) => f.rule === "parse")).toHaveLength(2);

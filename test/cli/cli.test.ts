@@ -82,6 +82,17 @@ describe("kunion validate", () => {
     );
   });
 
+  it("checks a CRD among the inputs as the object it is, besides reading its schema", () => {
+    // a misspelt extension: the API server's strict decoding refuses it; as a schema it would silently do nothing
+    const crd = widgetCrd({ properties: "spec: {type: object, x-kubernetes-preserve-unknown-field: true}" });
+    const file = tempFile("crd.yaml", `${crd}---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n`);
+    const { code, stdout } = kunion("validate", file);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(
+      /crd\.yaml:16:\d+: error schema: unknown field "spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-preserve-unknown-field"/,
+    );
+  });
+
   it("notes objects whose kind it has no schema for", () => {
     const file = tempFile("x.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n");
     const { code, stdout } = kunion("validate", file);
