@@ -4,13 +4,31 @@
  * and strfmt's date-time), URLs (net/url Parse and ParseRequestURI) and
  * quantities (apimachinery resource.ParseQuantity, and the Quantity methods
  * Cmp, Sign, MilliValue and String), base64 (encoding/base64's
- * StdEncoding, what a `[]byte` field decodes with). The CEL libraries, the
- * OpenAPI formats and the built-in kinds' formats all call these. Failures
- * are GoError values carrying Go's message. Imports nothing.
+ * StdEncoding, what a `[]byte` field decodes with), IP addresses and CIDR
+ * values (k8s.io/utils/net's ParseIPSloppy and ParseCIDRSloppy, and the
+ * checks apimachinery's IsValidIPForLegacyField and IsValidCIDRForLegacyField
+ * make with them). The CEL libraries, the OpenAPI formats and the built-in
+ * kinds' formats all call these. Failures are GoError values carrying Go's
+ * message (the IP checks return apimachinery's messages). Imports nothing.
  */
 export { decodeBase64 } from "./base64.js";
 export { parseDuration, parseOpenAPIDuration } from "./duration.js";
 export { GoError, quote } from "./error.js";
+export {
+  type CIDR,
+  contains,
+  type IP,
+  isIPv6,
+  isLinkLocalMulticast,
+  isLinkLocalUnicast,
+  isLoopback,
+  isUnspecified,
+  isValidCIDRForLegacyField,
+  isValidIPForLegacyField,
+  networkNumber,
+  parseCIDRSloppy,
+  parseIPSloppy,
+} from "./ip.js";
 export {
   compareQuantities,
   ERR_FORMAT,

@@ -1,5 +1,5 @@
 import { RE2JS } from "@bufbuild/re2";
-import { GoError, parseRequestURI } from "../go/index.js";
+import { GoError, parseCIDRSloppy, parseIPSloppy, parseRequestURI } from "../go/index.js";
 
 /**
  * Network formats as kube-openapi's strfmt checks them with Go's parsers:
@@ -9,115 +9,12 @@ import { GoError, parseRequestURI } from "../go/index.js";
  * net/mail.ParseAddress (approximated), hostname with strfmt's pattern.
  */
 
-const big = 0xffffff;
+/** ParseIPSloppy (src/go): the first '.' or ':' decides the family; the format asks for the one it names. */
+export const isIPv4 = (s: string) => parseIPSloppy(s) !== undefined && s.includes(".");
+export const isIPv6 = (s: string) => parseIPSloppy(s) !== undefined && s.includes(":");
 
-/** Go's dtoi: decimal digits → [value, consumed], or undefined. */
-function dtoi(s: string, from: number): [number, number] | undefined {
-  let n = 0;
-  let i = from;
-  for (; i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57; i++) {
-    n = n * 10 + (s.charCodeAt(i) - 48);
-    if (n >= big) return undefined;
-  }
-  return i === from ? undefined : [n, i - from];
-}
-
-function xtoi(s: string, from: number): [number, number] | undefined {
-  let n = 0;
-  let i = from;
-  for (; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    let d: number;
-    if (c >= 48 && c <= 57) d = c - 48;
-    else if (c >= 97 && c <= 102) d = c - 87;
-    else if (c >= 65 && c <= 70) d = c - 55;
-    else break;
-    n = n * 16 + d;
-    if (n >= big) return undefined;
-  }
-  return i === from ? undefined : [n, i - from];
-}
-
-/** Go's (pre-1.17) parseIPv4: four decimal octets ≤ 255. */
-function parseIPv4(s: string): boolean {
-  let pos = 0;
-  for (let i = 0; i < 4; i++) {
-    if (pos >= s.length) return false;
-    if (i > 0) {
-      if (s[pos] !== ".") return false;
-      pos++;
-    }
-    const r = dtoi(s, pos);
-    if (!r || r[0] > 0xff) return false;
-    pos += r[1];
-  }
-  return pos === s.length;
-}
-
-/** Go's parseIPv6, with an embedded IPv4 tail allowed. */
-function parseIPv6(s: string): boolean {
-  let ellipsis = -1;
-  let rest = s;
-  if (rest.startsWith("::")) {
-    ellipsis = 0;
-    rest = rest.slice(2);
-    if (rest === "") return true;
-  }
-  let i = 0;
-  while (i < 16) {
-    const r = xtoi(rest, 0);
-    if (!r || r[0] > 0xffff) return false;
-    if (r[1] < rest.length && rest[r[1]] === ".") {
-      if (ellipsis < 0 && i !== 12) return false;
-      if (i + 4 > 16) return false;
-      if (!parseIPv4(rest)) return false;
-      rest = "";
-      i += 4;
-      break;
-    }
-    i += 2;
-    rest = rest.slice(r[1]);
-    if (rest === "") break;
-    if (rest[0] !== ":" || rest.length === 1) return false;
-    rest = rest.slice(1);
-    if (rest[0] === ":") {
-      if (ellipsis >= 0) return false;
-      ellipsis = i;
-      rest = rest.slice(1);
-      if (rest === "") break;
-    }
-  }
-  if (rest !== "") return false;
-  if (i < 16) return ellipsis >= 0;
-  return ellipsis < 0;
-}
-
-/** net.ParseIP: the first '.' or ':' decides the family. */
-function parseIP(s: string): boolean {
-  for (const ch of s) {
-    if (ch === ".") return parseIPv4(s);
-    if (ch === ":") return parseIPv6(s);
-  }
-  return false;
-}
-
-export const isIPv4 = (s: string) => parseIP(s) && s.includes(".");
-export const isIPv6 = (s: string) => parseIP(s) && s.includes(":");
-
-/** ParseCIDRSloppy: address, '/', a prefix length within the family's bits. */
-export function isCIDR(s: string): boolean {
-  const slash = s.indexOf("/");
-  if (slash < 0) return false;
-  const addr = s.slice(0, slash);
-  const mask = s.slice(slash + 1);
-  let bits = 32;
-  if (!parseIPv4(addr)) {
-    if (!parseIPv6(addr)) return false;
-    bits = 128;
-  }
-  const r = dtoi(mask, 0);
-  return r !== undefined && r[1] === mask.length && r[0] <= bits;
-}
+/** ParseCIDRSloppy (src/go): address, '/', a prefix length within the family's bits. */
+export const isCIDR = (s: string) => parseCIDRSloppy(s) !== undefined;
 
 /** net.ParseMAC: 6, 8 or 20 octets as `xx:xx…`, `xx-xx…` or `xxxx.xxxx…`. */
 export function isMAC(s: string): boolean {

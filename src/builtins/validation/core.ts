@@ -6,9 +6,20 @@
  * pod spec is pod.ts's.
  */
 import { type Finding, tooLong } from "../../findings/index.js";
-import { byteLength, isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from "../../names/index.js";
+import {
+  type IP,
+  isIPv6,
+  isLinkLocalMulticast,
+  isLinkLocalUnicast,
+  isLoopback,
+  isUnspecified,
+  isValidCIDRForLegacyField,
+  isValidIPForLegacyField,
+  parseIPSloppy,
+} from "../../go/index.js";
+import { byteLength, isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
-import { getKey, type JsonObject } from "../../value/index.js";
+import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
 import { controllerPodSpec, restartAlways } from "./apps.js";
 import {
   asError,
@@ -32,16 +43,19 @@ import {
   templateLabels,
   validateLabels,
 } from "./common.js";
-import { portProtocols, validatePodSpec } from "./pod.js";
+import { portProtocols, validateContainersOnlyForPod, validatePodSpec, validateTemplateMetadata } from "./pod.js";
 
 export function validatePod(object: JsonObject): Finding[] {
   const s = objectAt(object, "spec");
-  return s === undefined ? [] : validatePodSpec(s, ["spec"]);
+  return s === undefined ? [] : [...validatePodSpec(s, ["spec"]), ...validateContainersOnlyForPod(s, ["spec"])];
 }
 
 export function validatePodTemplate(object: JsonObject): Finding[] {
-  const s = objectAt(objectAt(object, "template"), "spec");
-  return s === undefined ? [] : validatePodSpec(s, ["template", "spec"]);
+  const template = objectAt(object, "template");
+  const s = objectAt(template, "spec");
+  const out = validateTemplateMetadata(template, ["template"]);
+  if (s !== undefined) out.push(...validatePodSpec(s, ["template", "spec"]));
+  return out;
 }
 
 /**
@@ -66,6 +80,7 @@ export function validateReplicationController(object: JsonObject): Finding[] {
         asError,
       ),
     );
+  if (template !== undefined) out.push(...validateTemplateMetadata(template, templateAt));
   const podSpec = objectAt(template, "spec");
   if (podSpec !== undefined) out.push(...controllerPodSpec(podSpec, child(templateAt, "spec")));
   out.push(...restartAlways(template, templateAt));
@@ -75,38 +90,54 @@ export function validateReplicationController(object: JsonObject): Finding[] {
 // ---------------------------------------------------------------------------
 // Services
 
-const isHeadless = (s: JsonObject) => stringAt(s, "clusterIP") === "None" || listAt(s, "clusterIPs")[0] === "None";
+/**
+ * The cluster IPs validation sees: on create the registry first copies a lone `clusterIP` into
+ * `clusterIPs` (normalizeClusterIPs), never the other way.
+ */
+function clusterIPsOf(s: JsonObject): JsonValue[] {
+  const ips = listAt(s, "clusterIPs");
+  const ip = stringAt(s, "clusterIP");
+  return ips.length === 0 && ip ? [ip] : ips;
+}
 
+/** isHeadlessService. */
+const isHeadless = (ips: readonly JsonValue[]) => ips.length === 1 && ips[0] === "None";
+
+/** Go's strings.TrimSpace: Unicode white space, which has U+0085 and lacks U+FEFF where JavaScript's \s does not. */
+const goSpace = "[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+";
+const edgeSpace = new RegExp(`^${goSpace}|${goSpace}$`, "g");
+const trimSpace = (text: string) => text.replace(edgeSpace, "");
+
+const sourceRangesAnnotation = "service.beta.kubernetes.io/load-balancer-source-ranges";
+
+/**
+ * ValidateService on create. The IP and CIDR fields are validated strictly (no leading zeros, no
+ * IPv4-mapped IPv6, no bits past the prefix length): StrictIPCIDRValidation is on by default from
+ * 1.36. `loadBalancerIP` is not validated (the server only warns about a non-standard one).
+ */
 export function validateService(object: JsonObject): Finding[] {
   const s = objectAt(object, "spec") ?? {};
   const spec = ["spec"];
   const out: Finding[] = [];
   const type = stringAt(s, "type") || "ClusterIP";
   const ports = objectItems(s, "ports");
+  const ips = clusterIPsOf(s);
   // Unset, both are defaulted (ClusterIP, None).
   out.push(...oneOf(s, "type", spec, ["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"]));
   out.push(...oneOf(s, "sessionAffinity", spec, ["ClientIP", "None"]));
-  if (type !== "ExternalName") {
-    out.push(...oneOf(s, "ipFamilyPolicy", spec, ["PreferDualStack", "RequireDualStack", "SingleStack"]));
-    listAt(s, "ipFamilies").forEach((family, i) => {
-      if (typeof family === "string" && family !== "IPv4" && family !== "IPv6")
-        out.push(notSupported(child(spec, "ipFamilies", i), family, ["IPv4", "IPv6"], asError));
-    });
-  }
   out.push(...oneOf(s, "internalTrafficPolicy", spec, ["Cluster", "Local"]));
-  if (listAt(s, "ports").length === 0 && !isHeadless(s) && type !== "ExternalName")
+  if (listAt(s, "ports").length === 0 && !isHeadless(ips) && type !== "ExternalName")
     out.push(required(child(spec, "ports"), "", asError));
   switch (type) {
     case "LoadBalancer":
     case "NodePort":
-      if (isHeadless(s))
+      if (isHeadless(ips))
         out.push(
           invalid(child(spec, "clusterIPs", 0), "None", `may not be set to 'None' for ${type} services`, asError),
         );
       break;
     case "ExternalName": {
-      // The strategy copies clusterIP into clusterIPs before validation.
-      if (stringAt(s, "clusterIP") || listAt(s, "clusterIPs").length > 0)
+      if (ips.length > 0)
         out.push(forbidden(child(spec, "clusterIPs"), "may not be set for ExternalName services", asError));
       if (listAt(s, "ipFamilies").length > 0)
         out.push(forbidden(child(spec, "ipFamilies"), "may not be set for ExternalName services", asError));
@@ -126,6 +157,14 @@ export function validateService(object: JsonObject): Finding[] {
   for (const [i, port] of ports)
     out.push(...validateServicePort(port, ports.length > 1, names, child(spec, "ports", i)));
   out.push(...validateLabels(stringMapAt(s, "selector"), child(spec, "selector")));
+  if (type !== "ExternalName") out.push(...validateServiceClusterIPsRelatedFields(s, ips, spec));
+  listAt(s, "externalIPs").forEach((value, i) => {
+    if (typeof value !== "string") return;
+    const at = child(spec, "externalIPs", i);
+    const errs = isValidIPForLegacyField(value);
+    // For historical reasons the server then applies ValidateEndpointIP.
+    out.push(...(errs.length > 0 ? invalidEach(at, value, errs) : validateEndpointIP(value, at)));
+  });
   if (type === "ClusterIP") {
     for (const [i, port] of ports)
       if (intAt(port, "nodePort"))
@@ -147,10 +186,7 @@ export function validateService(object: JsonObject): Finding[] {
     if (portKeys.has(key)) out.push(duplicate(child(spec, "ports", i), { protocol, port: number ?? 0 }));
     portKeys.add(key);
   }
-  if (listAt(s, "loadBalancerSourceRanges").length > 0 && type !== "LoadBalancer")
-    out.push(
-      forbidden(child(spec, "LoadBalancerSourceRanges"), "may only be used when `type` is 'LoadBalancer'", asError),
-    );
+  out.push(...validateSourceRanges(object, s, type, spec));
   if (isSet(s, "allocateLoadBalancerNodePorts") && type !== "LoadBalancer")
     out.push(
       forbidden(
@@ -173,6 +209,103 @@ export function validateService(object: JsonObject): Finding[] {
     );
   else if (externallyAccessible) out.push(...oneOf(s, "externalTrafficPolicy", spec, ["Cluster", "Local"]));
   return out;
+}
+
+/**
+ * ValidateServiceClusterIPsRelatedFields on create: `clusterIP` and `clusterIPs` agree, the IP
+ * families and policy are known, and the cluster IPs are valid, at most one of each family and of
+ * the families given.
+ */
+function validateServiceClusterIPsRelatedFields(s: JsonObject, ips: JsonValue[], spec: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const at = child(spec, "clusterIPs");
+  const clusterIP = stringAt(s, "clusterIP");
+  // A clusterIP is never without clusterIPs here (clusterIPsOf).
+  if (clusterIP && ips[0] !== clusterIP) out.push(invalid(at, ips, "first value must match `clusterIP`", asError));
+  else if (clusterIP === "" && ips.length > 0)
+    out.push(invalid(at, ips, "must be empty when `clusterIP` is not specified", asError));
+  const families = listAt(s, "ipFamilies");
+  const seen = new Set<JsonValue>();
+  families.forEach((family, i) => {
+    if (typeof family !== "string") return;
+    if (family !== "IPv4" && family !== "IPv6")
+      out.push(notSupported(child(spec, "ipFamilies", i), family, ["IPv4", "IPv6"], asError));
+    if (seen.has(family)) out.push(duplicate(child(spec, "ipFamilies", i), family));
+    seen.add(family);
+  });
+  out.push(...oneOf(s, "ipFamilyPolicy", spec, ["PreferDualStack", "RequireDualStack", "SingleStack"]));
+  let invalidIPs = false;
+  ips.forEach((ip, i) => {
+    if (i === 0 && ip === "None") {
+      if (ips.length > 1) {
+        invalidIPs = true;
+        out.push(invalid(at, ips, "'None' must be the first and only value", asError));
+      }
+      return;
+    }
+    if (typeof ip !== "string") {
+      invalidIPs = true; // the schema's: the server never gets this far
+      return;
+    }
+    const errs = isValidIPForLegacyField(ip);
+    if (errs.length > 0) invalidIPs = true;
+    out.push(...invalidEach(child(at, i), ip, errs));
+  });
+  if (ips.length > 2) out.push(invalid(at, ips, "may only hold up to 2 values", asError));
+  // Past a bad IP the family checks would only say it again.
+  if (invalidIPs) return out;
+  const isV6 = (ip: JsonValue | undefined) => isIPv6(parseIPSloppy(ip as string) as IP);
+  if (ips.length > 1) {
+    const v6 = ips.filter(isV6).length;
+    if (v6 === 0 || v6 === ips.length)
+      out.push(invalid(at, ips, "may specify no more than one IP for each IP family", asError));
+  }
+  if (!isHeadless(ips))
+    families.slice(0, ips.length).forEach((family, i) => {
+      const ip = ips[i];
+      if ((family === "IPv4" && isV6(ip)) || (family === "IPv6" && !isV6(ip)))
+        out.push(
+          invalid(child(at, i), ip, `expected an ${family} value as indicated by \`ipFamilies[${i}]\``, asError),
+        );
+    });
+  return out;
+}
+
+/** ValidateEndpointIP of an address IsValidIPForLegacyField accepted: none of the special ranges. */
+function validateEndpointIP(value: string, at: FieldPath): Finding[] {
+  const ip = parseIPSloppy(value) as IP;
+  const errs: string[] = [];
+  if (isUnspecified(ip)) errs.push(`may not be unspecified (${value})`);
+  if (isLoopback(ip)) errs.push("may not be in the loopback range (127.0.0.0/8, ::1/128)");
+  if (isLinkLocalUnicast(ip)) errs.push("may not be in the link-local range (169.254.0.0/16, fe80::/10)");
+  if (isLinkLocalMulticast(ip)) errs.push("may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)");
+  return invalidEach(at, value, errs);
+}
+
+/**
+ * ValidateService's source ranges: the field, or else the annotation it replaced, only on a load
+ * balancer, each a CIDR value. Both may be padded with spaces, a leftover of the annotation.
+ */
+function validateSourceRanges(object: JsonObject, s: JsonObject, type: string, spec: FieldPath): Finding[] {
+  const loadBalancerOnly = (at: FieldPath) =>
+    type === "LoadBalancer" ? [] : [forbidden(at, "may only be used when `type` is 'LoadBalancer'", asError)];
+  const cidrErrors = (at: FieldPath, value: JsonValue) => {
+    if (typeof value !== "string") return [];
+    const cidr = trimSpace(value);
+    return invalidEach(at, cidr, isValidCIDRForLegacyField(cidr));
+  };
+  const ranges = listAt(s, "loadBalancerSourceRanges");
+  if (ranges.length > 0) {
+    const at = child(spec, "LoadBalancerSourceRanges");
+    return [...loadBalancerOnly(at), ...ranges.flatMap((value, i) => cidrErrors(child(at, i), value))];
+  }
+  const annotations = objectAt(objectAt(object, "metadata"), "annotations");
+  const annotation = annotations === undefined ? undefined : getKey(annotations, sourceRangesAnnotation);
+  if (typeof annotation !== "string") return [];
+  // A comma-separated list, every error at the annotation.
+  const at = ["metadata", "annotations", { key: sourceRangesAnnotation }];
+  const values = trimSpace(annotation) === "" ? [] : annotation.split(",");
+  return [...loadBalancerOnly(at), ...values.flatMap((value) => cidrErrors(at, value))];
 }
 
 function validateServicePort(port: JsonObject, requireName: boolean, names: Set<string>, path: FieldPath): Finding[] {
@@ -249,20 +382,6 @@ export function validatePersistentVolume(object: JsonObject): Finding[] {
 
 /** core.MaxSecretSize: the data of a ConfigMap or a Secret, 1 MiB in all. */
 const maxSize = 1024 * 1024;
-
-/** validation.IsConfigMapKey. */
-export function isConfigMapKey(key: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(key) > 253) errs.push("must be no more than 253 characters");
-  if (!/^[-._a-zA-Z0-9]+$/.test(key))
-    errs.push(
-      "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
-    );
-  if (key === ".") errs.push("must not be '.'");
-  else if (key === "..") errs.push("must not be '..'");
-  else if (key.startsWith("..")) errs.push("must not start with '..'");
-  return errs;
-}
 
 /** The length of what a base64 text decodes to (the `byte` format; a malformed one is the schema's). */
 function decodedLength(text: string): number {

@@ -242,3 +242,37 @@ describe("a workload template's own metadata (ValidatePodTemplateSpec)", () => {
     ]);
   });
 });
+
+describe("what a Pod must satisfy beyond a template (validateContainersOnlyForPod)", () => {
+  it("refuses a Pod's image with a leading or trailing space, as Go's strings.TrimSpace sees one", () => {
+    const spec = {
+      containers: [container({ image: "nginx:1.25 " })],
+      initContainers: [container({ name: "i", image: "\u00a0busybox" })],
+    };
+    expect(podSays(spec)).toEqual([
+      'spec.containers[0].image: Invalid value: "nginx:1.25 ": must not have leading or trailing whitespace',
+      'spec.initContainers[0].image: Invalid value: "\u00a0busybox": must not have leading or trailing whitespace',
+    ]);
+    // U+FEFF is no space to Go; a template's image may be anything an admission webhook will replace
+    expect(podSays({ containers: [container({ image: "nginx\ufeff" })] })).toEqual([]);
+    expect(
+      said("apps/v1", "Deployment", deployment({ template: template({ containers: [container({ image: " " })] }) })),
+    ).toEqual([]);
+  });
+
+  it("checks a PodTemplate's and a ReplicationController's template labels", () => {
+    const bad = template({}, { app: "web", chart: "x+y" });
+    expect(
+      said("v1", "PodTemplate", { apiVersion: "v1", kind: "PodTemplate", metadata: { name: "t" }, template: bad }),
+    ).toEqual([`template.labels: Invalid value: "x+y": ${labelValue}`]);
+    const rc = {
+      apiVersion: "v1",
+      kind: "ReplicationController",
+      metadata: { name: "rc" },
+      spec: { selector: { app: "web" }, template: bad },
+    };
+    expect(said("v1", "ReplicationController", rc)).toEqual([
+      `spec.template.labels: Invalid value: "x+y": ${labelValue}`,
+    ]);
+  });
+});

@@ -1,19 +1,25 @@
 /**
  * Services, ConfigMaps and Secrets (pkg/apis/core/validation/validation.go:
- * ValidateService, validateServicePort, ValidateConfigMap, ValidateSecret),
- * Ingress and NetworkPolicy (pkg/apis/networking/validation/validation.go:
+ * ValidateService, validateServicePort, ValidateServiceClusterIPsRelatedFields,
+ * ValidateEndpointIP, IsValidIPForLegacyField, IsValidCIDRForLegacyField,
+ * ValidateConfigMap, ValidateSecret), Ingress and NetworkPolicy
+ * (pkg/apis/networking/validation/validation.go: ValidateIngressCreate,
  * ValidateIngressSpec, validateIngressRules, validateHTTPIngressPath,
- * validateIngressBackend, ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer),
- * HPA (pkg/apis/autoscaling/validation/validation.go:
+ * validateIngressBackend, validateIngressTypedLocalObjectReference,
+ * validateIngressTLS, ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer,
+ * ValidateIPBlock), CronJob time zones (pkg/apis/batch/validation/validation.go
+ * validateTimeZone over Go's time.LoadLocation), HPA
+ * (pkg/apis/autoscaling/validation/validation.go:
  * validateHorizontalPodAutoscalerSpec, validateMetricSpec, validateMetricTarget,
  * validateScalingRules), PDB (pkg/apis/policy/validation/validation.go
  * ValidatePodDisruptionBudgetSpec) and RBAC (pkg/apis/rbac/validation/validation.go
  * ValidatePolicyRule, ValidateClusterRole, ValidateRoleBinding,
- * ValidateRoleBindingSubject), word for word.
+ * ValidateRoleBindingSubject), word for word, with 1.36's defaults
+ * (StrictIPCIDRValidation and RelaxedServiceNameValidation on).
  */
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../value/index.js";
-import { said } from "./test-helpers.js";
+import { container, said } from "./test-helpers.js";
 
 type Case = [string, JsonObject, string[]];
 const run = (apiVersion: string, kind: string, build: (o: JsonObject) => JsonObject, cases: Case[]) =>
@@ -93,6 +99,87 @@ describe("Services (ValidateService)", () => {
       { externalTrafficPolicy: "Local" },
       ['spec.externalTrafficPolicy: Invalid value: "Local": may only be set for externally-accessible services'],
     ],
+    ["an empty cluster IP, to be allocated", { clusterIP: "" }, []],
+    [
+      "a dual-stack service",
+      { clusterIP: "10.0.0.10", clusterIPs: ["10.0.0.10", "fd00::10"], ipFamilies: ["IPv4", "IPv6"] },
+      [],
+    ],
+    [
+      "a cluster IP that is no IP, reported where the registry copies it",
+      { clusterIP: "10.0.0.300" },
+      [
+        'spec.clusterIPs[0]: Invalid value: "10.0.0.300": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+      ],
+    ],
+    [
+      "a cluster IP with leading zeros",
+      { clusterIP: "010.0.0.10" },
+      ['spec.clusterIPs[0]: Invalid value: "010.0.0.10": must not have leading 0s'],
+    ],
+    [
+      "clusterIPs without clusterIP",
+      { clusterIPs: ["10.0.0.10"] },
+      ['spec.clusterIPs: Invalid value: ["10.0.0.10"]: must be empty when `clusterIP` is not specified'],
+    ],
+    [
+      "clusterIPs that begin elsewhere",
+      { clusterIP: "10.0.0.10", clusterIPs: ["10.0.0.11"] },
+      ['spec.clusterIPs: Invalid value: ["10.0.0.11"]: first value must match `clusterIP`'],
+    ],
+    [
+      "two cluster IPs of one family",
+      { clusterIP: "10.0.0.10", clusterIPs: ["10.0.0.10", "10.0.0.11"] },
+      ['spec.clusterIPs: Invalid value: ["10.0.0.10","10.0.0.11"]: may specify no more than one IP for each IP family'],
+    ],
+    [
+      "None before an IP",
+      { clusterIP: "None", clusterIPs: ["None", "10.0.0.10"] },
+      ['spec.clusterIPs: Invalid value: ["None","10.0.0.10"]: \'None\' must be the first and only value'],
+    ],
+    [
+      "a cluster IP of another family than asked, and a family twice",
+      { clusterIP: "10.0.0.10", ipFamilies: ["IPv6", "IPv6"] },
+      [
+        'spec.clusterIPs[0]: Invalid value: "10.0.0.10": expected an IPv6 value as indicated by `ipFamilies[0]`',
+        'spec.ipFamilies[1]: Duplicate value: "IPv6"',
+      ],
+    ],
+    [
+      "external IPs that are no IP, special or mapped",
+      { externalIPs: ["not-an-ip", "127.0.0.1", "0.0.0.0", "::ffff:192.0.2.1", "192.0.2.1"] },
+      [
+        'spec.externalIPs[0]: Invalid value: "not-an-ip": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+        'spec.externalIPs[1]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)',
+        'spec.externalIPs[2]: Invalid value: "0.0.0.0": may not be unspecified (0.0.0.0)',
+        'spec.externalIPs[3]: Invalid value: "::ffff:192.0.2.1": must not be an IPv4-mapped IPv6 address',
+      ],
+    ],
+    [
+      "source ranges that are no subnet, space-padded ones allowed",
+      { type: "LoadBalancer", loadBalancerSourceRanges: ["10.0.0.0/33", " 10.0.0.0/8 ", "10.1.2.3/8"] },
+      [
+        'spec.LoadBalancerSourceRanges[0]: Invalid value: "10.0.0.0/33": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)',
+        'spec.LoadBalancerSourceRanges[2]: Invalid value: "10.1.2.3/8": must not have bits set beyond the prefix length',
+      ],
+    ],
+    ["a load balancer IP, which is only warned about", { type: "LoadBalancer", loadBalancerIP: "not-an-ip" }, []],
+  ]);
+  const annotated = (annotations: JsonObject) => ({
+    metadata: { name: "web", annotations },
+    spec: { type: "LoadBalancer", ports: [{ port: 80 }] },
+  });
+  const key = "service.beta.kubernetes.io/load-balancer-source-ranges";
+  run("v1", "Service", annotated, [
+    ["source ranges in the annotation", { [key]: " 10.0.0.0/8, 192.168.0.0/16 " }, []],
+    ["an empty annotation", { [key]: " " }, []],
+    [
+      "a bad range in the annotation, reported at the annotation",
+      { [key]: "10.0.0.0/8,300.0.0.0/8" },
+      [
+        `metadata.annotations[${key}]: Invalid value: "300.0.0.0/8": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)`,
+      ],
+    ],
   ]);
 });
 
@@ -152,7 +239,10 @@ describe("ConfigMaps and Secrets (ValidateConfigMap, ValidateSecret)", () => {
   ]);
 });
 
-describe("Ingress (validateIngressRules, validateHTTPIngressPath, validateIngressBackend)", () => {
+const subdomainError =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+describe("Ingress (ValidateIngressCreate, validateIngressRules, validateHTTPIngressPath, validateIngressBackend, validateIngressTLS)", () => {
   const backend = { service: { name: "web", port: { number: 80 } } };
   const ingress = (spec: JsonObject) => ({ metadata: { name: "i" }, spec });
   const rule = (path: JsonObject, host?: string) => ({
@@ -194,12 +284,43 @@ describe("Ingress (validateIngressRules, validateHTTPIngressPath, validateIngres
       ["spec.rules[0].http.paths[0].backend: Required value: port name or number is required"],
     ],
     [
-      "a backend service name that is no DNS-1035 label",
+      "a backend service name starting with a digit (RelaxedServiceNameValidation)",
       rule({ backend: { service: { name: "1web", port: { number: 80 } } } }),
+      [],
+    ],
+    [
+      "a backend service name that is no DNS-1123 label",
+      { defaultBackend: { service: { name: "web_1", port: { number: 80 } } } },
       [
-        "spec.rules[0].http.paths[0].backend.service.name: Invalid value: \"1web\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+        "spec.defaultBackend.service.name: Invalid value: \"web_1\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
       ],
     ],
+    [
+      "a resource backend of a kind with a slash and without a name",
+      { defaultBackend: { resource: { apiGroup: "k8s.example.com", kind: "Storage/Bucket", name: "" } } },
+      [
+        "spec.defaultBackend.resource.kind: Invalid value: \"Storage/Bucket\": may not contain '/'",
+        "spec.defaultBackend.resource.name: Required value",
+      ],
+    ],
+    [
+      "TLS hosts that are no (wildcard) subdomain, and a bad secret name",
+      {
+        ...rule({}),
+        tls: [{ hosts: ["example.com", "*.example.com", "*.Example.com", "foo..com"], secretName: "Web_TLS" }],
+      },
+      [
+        "spec.tls[0].hosts[2]: Invalid value: \"*.Example.com\": a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for validation is '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+        `spec.tls[0].hosts[3]: Invalid value: "foo..com": ${subdomainError}`,
+        `spec.tls[0].secretName: Invalid value: "Web_TLS": ${subdomainError}`,
+      ],
+    ],
+    [
+      "an ingress class name that is no subdomain",
+      { ...rule({}), ingressClassName: "Nginx_Public" },
+      [`spec.ingressClassName: Invalid value: "Nginx_Public": ${subdomainError}`],
+    ],
+    ["an ingress class name", { ...rule({}), ingressClassName: "nginx-public" }, []],
     [
       "an IP address as host",
       rule({}, "10.0.0.1"),
@@ -213,6 +334,20 @@ describe("Ingress (validateIngressRules, validateHTTPIngressPath, validateIngres
       ],
     ],
     ["an empty path list", { rules: [{ http: { paths: [] } }] }, ["spec.rules[0].http.paths: Required value"]],
+  ]);
+  const classed = (annotations: JsonObject) => ({
+    metadata: { name: "i", annotations },
+    spec: { ...rule({}), ingressClassName: "nginx" },
+  });
+  run("networking.k8s.io/v1", "Ingress", classed, [
+    ["the class annotation agreeing", { "kubernetes.io/ingress.class": "nginx" }, []],
+    [
+      "the class annotation naming another class",
+      { "kubernetes.io/ingress.class": "traefik" },
+      [
+        'annotations.kubernetes.io/ingress.class: Invalid value: "traefik": must match `ingressClassName` when both are specified',
+      ],
+    ],
   ]);
 });
 
@@ -245,6 +380,75 @@ describe("NetworkPolicy (ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer)",
       "an IP block with a selector",
       { from: [{ ipBlock: { cidr: "10.0.0.0/8" }, podSelector: {} }] },
       ["spec.ingress[0].from[0]: Forbidden: may not specify both ipBlock and another peer"],
+    ],
+    ["an IP block with an exception", { from: [{ ipBlock: { cidr: "10.0.0.0/8", except: ["10.1.0.0/16"] } }] }, []],
+    [
+      "an IP block that is no CIDR value",
+      { from: [{ ipBlock: { cidr: "10.0.0.0/33", except: ["10.1.0.0/16"] } }] },
+      [
+        'spec.ingress[0].from[0].ipBlock.cidr: Invalid value: "10.0.0.0/33": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)',
+      ],
+    ],
+    [
+      "an IP block with bits past its prefix length",
+      { from: [{ ipBlock: { cidr: "10.0.0.1/8" } }] },
+      [
+        'spec.ingress[0].from[0].ipBlock.cidr: Invalid value: "10.0.0.1/8": must not have bits set beyond the prefix length',
+      ],
+    ],
+    [
+      "exceptions outside the block, as wide as it, or of the other family",
+      {
+        from: [
+          { ipBlock: { cidr: "10.0.0.0/8", except: ["192.168.0.0/16", "10.0.0.0/8", "fd00::/64", "10.0.0.0/7"] } },
+        ],
+      },
+      [
+        'spec.ingress[0].from[0].ipBlock.except[0]: Invalid value: "192.168.0.0/16": must be a strict subset of `cidr`',
+        'spec.ingress[0].from[0].ipBlock.except[1]: Invalid value: "10.0.0.0/8": must be a strict subset of `cidr`',
+        'spec.ingress[0].from[0].ipBlock.except[2]: Invalid value: "fd00::/64": must be a strict subset of `cidr`',
+        'spec.ingress[0].from[0].ipBlock.except[3]: Invalid value: "10.0.0.0/7": must be a strict subset of `cidr`',
+      ],
+    ],
+    [
+      "an exception with leading zeros",
+      { from: [{ ipBlock: { cidr: "10.0.0.0/8", except: ["10.001.0.0/16"] } }] },
+      [
+        'spec.ingress[0].from[0].ipBlock.except[0]: Invalid value: "10.001.0.0/16": must not have leading 0s in IP or prefix length',
+      ],
+    ],
+  ]);
+});
+
+describe("CronJob time zones (validateTimeZone, time.LoadLocation)", () => {
+  const cronJob = (timeZone: JsonObject) => ({
+    metadata: { name: "c" },
+    spec: {
+      schedule: "0 0 * * *",
+      jobTemplate: { spec: { template: { spec: { restartPolicy: "Never", containers: [container()] } } } },
+      ...timeZone,
+    },
+  });
+  const unknown = (zone: string) => `spec.timeZone: Invalid value: "${zone}": unknown time zone ${zone}`;
+  run("batch/v1", "CronJob", cronJob, [
+    ...["America/New_York", "UTC", "Etc/UTC", "GMT", "US/Eastern", "EST5EDT", "Asia/Kolkata", "Asia/Calcutta"].map(
+      (zone): Case => [`${zone}, as the zone database writes it`, { timeZone: zone }, []],
+    ),
+    ...["america/new_york", "utc", "etc/utc", "us/eastern", "JST", "Europe/Pariss"].map(
+      (zone): Case => [`${zone}, which Go does not find`, { timeZone: zone }, [unknown(zone)]],
+    ),
+    [
+      "a name with two dots, which LoadLocation refuses outright",
+      { timeZone: "Europe/A..B" },
+      ['spec.timeZone: Invalid value: "Europe/A..B": time: invalid location name'],
+    ],
+    [
+      "LOCAL, no explicit zone and no file",
+      { timeZone: "LOCAL" },
+      [
+        'spec.timeZone: Invalid value: "LOCAL": timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones',
+        unknown("LOCAL"),
+      ],
     ],
   ]);
 });

@@ -1,13 +1,22 @@
 /**
  * networking.k8s.io/v1 (pkg/apis/networking/validation/validation.go):
- * Ingress rules, paths and service backends (ValidateIngressSpec,
- * validateIngressRules, validateHTTPIngressPath, validateIngressBackend) and
- * NetworkPolicy ports, peers and policy types (ValidateNetworkPolicySpec,
- * ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer). Which of a
- * backend's `service` or `resource` is set is the union registry's.
+ * Ingress rules, paths, backends and TLS hosts (ValidateIngressCreate,
+ * ValidateIngressSpec, validateIngressRules, validateHTTPIngressPath,
+ * validateIngressBackend, validateIngressTLS) and NetworkPolicy ports, peers,
+ * IP blocks and policy types (ValidateNetworkPolicySpec,
+ * ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer, ValidateIPBlock).
+ * Which of a backend's `service` or `resource` is set is the union registry's.
  */
 import type { Finding } from "../../findings/index.js";
-import { byteLength, isDNS1035Label, isDNS1123Subdomain, maxLenError, regexError } from "../../names/index.js";
+import { contains, isValidCIDRForLegacyField, networkNumber, parseCIDRSloppy, parseIPSloppy } from "../../go/index.js";
+import {
+  byteLength,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isValidPathSegmentName,
+  maxLenError,
+  regexError,
+} from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
 import {
@@ -50,12 +59,10 @@ function isWildcardDNS1123Subdomain(host: string): string[] {
   return errs;
 }
 
-/** netutils.ParseIPSloppy accepts it: a dotted quad (leading zeros allowed) or an IPv6 address. */
-function isIP(host: string): boolean {
-  const quad = host.split(".");
-  if (quad.length === 4 && quad.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255)) return true;
-  return host.includes(":") && /^[0-9A-Fa-f:.]+$/.test(host) && host.split("::").length <= 2;
-}
+/** validateIngressTLS's host check, also validateIngressRules': a wildcard subdomain when it has a `*`. */
+const hostErrors = (host: string) => (host.includes("*") ? isWildcardDNS1123Subdomain(host) : isDNS1123Subdomain(host));
+
+const ingressClassAnnotation = "kubernetes.io/ingress.class";
 
 export function validateIngress(object: JsonObject): Finding[] {
   const s = objectAt(object, "spec");
@@ -73,9 +80,9 @@ export function validateIngress(object: JsonObject): Finding[] {
     const at = child(spec, "rules", i);
     const host = stringAt(rule, "host");
     if (host) {
-      if (isIP(host)) out.push(invalid(child(at, "host"), host, "must be a DNS name, not an IP address", asError));
-      const errs = host.includes("*") ? isWildcardDNS1123Subdomain(host) : isDNS1123Subdomain(host);
-      out.push(...invalidEach(child(at, "host"), host, errs));
+      if (parseIPSloppy(host) !== undefined)
+        out.push(invalid(child(at, "host"), host, "must be a DNS name, not an IP address", asError));
+      out.push(...invalidEach(child(at, "host"), host, hostErrors(host)));
     }
     const http = objectAt(rule, "http");
     if (http === undefined) continue;
@@ -84,6 +91,32 @@ export function validateIngress(object: JsonObject): Finding[] {
       out.push(required(child(httpAt, "paths"), "", asError));
     for (const [j, path] of objectItems(http, "paths"))
       out.push(...validateHTTPIngressPath(path, child(httpAt, "paths", j)));
+  }
+  for (const [i, tls] of objectItems(s, "tls")) {
+    const at = child(spec, "tls", i);
+    listAt(tls, "hosts").forEach((host, j) => {
+      if (typeof host === "string") out.push(...invalidEach(child(at, "hosts", j), host, hostErrors(host)));
+    });
+    // validateTLSSecretName: an empty name is no name.
+    const secretName = stringAt(tls, "secretName");
+    if (secretName) out.push(...invalidEach(child(at, "secretName"), secretName, isDNS1123Subdomain(secretName)));
+  }
+  // ValidateIngressClassName is NameIsDNSSubdomain: checked whenever set, even to "".
+  const className = getKey(s, "ingressClassName");
+  if (typeof className === "string") {
+    out.push(...invalidEach(child(spec, "ingressClassName"), className, isDNS1123Subdomain(className)));
+    // ValidateIngressCreate, which names the annotation's path without its metadata.
+    const annotations = objectAt(objectAt(object, "metadata"), "annotations");
+    const annotation = annotations === undefined ? undefined : getKey(annotations, ingressClassAnnotation);
+    if (typeof annotation === "string" && annotation !== className)
+      out.push(
+        invalid(
+          ["annotations", ingressClassAnnotation],
+          annotation,
+          "must match `ingressClassName` when both are specified",
+          asError,
+        ),
+      );
   }
   return out;
 }
@@ -112,15 +145,22 @@ function validateHTTPIngressPath(p: JsonObject, at: FieldPath): Finding[] {
   return out;
 }
 
-/** validateIngressBackend's service branch: a Service name and exactly one of port name or number. */
+/**
+ * validateIngressBackend: a resource reference, or a Service name and exactly one of port name or
+ * number. The name is a DNS-1123 label: RelaxedServiceNameValidation, on by default from 1.36 (it was
+ * a DNS-1035 label before), lets Service names start with a digit.
+ */
 function validateBackend(backend: JsonObject, at: FieldPath): Finding[] {
+  if (isSet(backend, "service") && isSet(backend, "resource")) return [];
+  const resource = objectAt(backend, "resource");
+  if (resource !== undefined) return validateTypedLocalObjectReference(resource, child(at, "resource"));
   const service = objectAt(backend, "service");
-  if (service === undefined || isSet(backend, "resource")) return [];
+  if (service === undefined) return [];
   const out: Finding[] = [];
   const serviceAt = child(at, "service");
   const name = stringAt(service, "name");
   if (name === "") out.push(...requiredIfEmpty(service, "name", serviceAt));
-  else if (name !== undefined) out.push(...invalidEach(child(serviceAt, "name"), name, isDNS1035Label(name)));
+  else if (name !== undefined) out.push(...invalidEach(child(serviceAt, "name"), name, isDNS1123Label(name)));
   const port = objectAt(service, "port");
   const portName = stringAt(port, "name") ?? "";
   const portNumber = optionalIntAt(port, "number") ?? 0;
@@ -131,6 +171,19 @@ function validateBackend(backend: JsonObject, at: FieldPath): Finding[] {
   else if (portNumber !== 0)
     out.push(...invalidEach(child(serviceAt, "port", "number"), portNumber, isValidPortNum(portNumber)));
   else out.push(required(at, "port name or number is required", asError));
+  return out;
+}
+
+/** validateIngressTypedLocalObjectReference: an API group, and a kind and name fit for a URL path. */
+function validateTypedLocalObjectReference(ref: JsonObject, at: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const group = getKey(ref, "apiGroup");
+  if (typeof group === "string") out.push(...invalidEach(child(at, "apiGroup"), group, isDNS1123Subdomain(group)));
+  for (const key of ["kind", "name"]) {
+    const value = stringAt(ref, key);
+    if (value === "") out.push(...requiredIfEmpty(ref, key, at));
+    else if (value !== undefined) out.push(...invalidEach(child(at, key), value, isValidPathSegmentName(value, false)));
+  }
   return out;
 }
 
@@ -194,11 +247,33 @@ function validatePeer(peer: JsonObject, at: FieldPath): Finding[] {
   const ipBlock = objectAt(peer, "ipBlock");
   if (isSet(peer, "ipBlock")) {
     peers++;
-    if (ipBlock !== undefined && stringAt(ipBlock, "cidr") === "" && Object.hasOwn(ipBlock, "cidr"))
-      out.push(required(child(at, "ipBlock", "cidr"), "", asError));
+    if (ipBlock !== undefined) out.push(...validateIPBlock(ipBlock, child(at, "ipBlock")));
   }
   if (peers === 0) out.push(required(at, "must specify a peer", asError));
   else if (peers > 1 && isSet(peer, "ipBlock"))
     out.push(forbidden(at, "may not specify both ipBlock and another peer", asError));
+  return out;
+}
+
+/**
+ * ValidateIPBlock on create (an update lets CIDRs the old policy had stay): a CIDR, validated
+ * strictly as StrictIPCIDRValidation does from 1.36, and exceptions strictly inside it. An absent
+ * `cidr` is the schema's `required`.
+ */
+function validateIPBlock(block: JsonObject, at: FieldPath): Finding[] {
+  const cidr = stringAt(block, "cidr");
+  if (cidr === "") return requiredIfEmpty(block, "cidr", at);
+  if (cidr === undefined) return [];
+  const out = invalidEach(child(at, "cidr"), cidr, isValidCIDRForLegacyField(cidr));
+  const network = parseCIDRSloppy(cidr);
+  if (network === undefined) return out;
+  listAt(block, "except").forEach((except, i) => {
+    if (typeof except !== "string") return;
+    const exceptAt = child(at, "except", i);
+    out.push(...invalidEach(exceptAt, except, isValidCIDRForLegacyField(except)));
+    const inner = parseCIDRSloppy(except);
+    if (inner !== undefined && (!contains(network, networkNumber(inner)) || network.bits >= inner.bits))
+      out.push(invalid(exceptAt, except, "must be a strict subset of `cidr`", asError));
+  });
   return out;
 }

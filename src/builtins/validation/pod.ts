@@ -79,6 +79,27 @@ export function validateTemplateMetadata(template: JsonObject | undefined, at: F
   ];
 }
 
+/**
+ * validateContainersOnlyForPod: what a Pod's containers must satisfy beyond a template's, whose image an
+ * admission webhook may still fill in (a " " image is a placeholder some tools use).
+ */
+export function validateContainersOnlyForPod(spec: JsonObject, path: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  for (const list of ["containers", "initContainers"])
+    for (const [i, ctr] of objectItems(spec, list)) {
+      const image = stringAt(ctr, "image");
+      if (image && goSpaceAtEnds.test(image))
+        out.push(
+          invalid(child(path, list, i, "image"), image, "must not have leading or trailing whitespace", asError),
+        );
+    }
+  return out;
+}
+
+/** A leading or trailing space as strings.TrimSpace sees one: Go's unicode.IsSpace (JavaScript's \s has U+FEFF, not U+0085). */
+const goSpaceAtEnds =
+  /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
+
 /** ValidatePodSpec at `path` (`spec`, `spec.template.spec`, …). */
 export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodSpecOptions = {}): Finding[] {
   const out: Finding[] = [];
