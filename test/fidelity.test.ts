@@ -174,11 +174,20 @@ describe("names per kind, as each kind's name validation in the API server", () 
     ]);
   });
 
-  it("Services are DNS-1035 labels (core validation ValidateServiceName)", () => {
-    expect(nameFindings("v1", "Service", "my.service")[0]).toContain(
+  it("Services are DNS-1035 labels until 1.36, DNS labels from 1.36 (ValidateServiceName, RelaxedServiceNameValidation)", () => {
+    const serviceNameFindings = (name: string, release: string) =>
+      kunion({ "o.yaml": object("v1", "Service", name) }, "validate", "--kubernetes-version", release, "@o.yaml")
+        .stdout.split("\n")
+        .filter((l) => l.includes("metadata.name"));
+    expect(serviceNameFindings("my.service", "1.35")[0]).toContain(
       'metadata.name: Invalid value: "my.service": a DNS-1035 label must consist of lower case alphanumeric characters',
     );
-    expect(nameFindings("v1", "Service", "1web")[0]).toContain("a DNS-1035 label");
+    expect(serviceNameFindings("1web", "1.35")[0]).toContain("a DNS-1035 label");
+    // kubernetes#136389: the gate is beta and on by default in 1.36, and names are checked with NameIsDNSLabel.
+    expect(serviceNameFindings("1web", "1.36")).toEqual([]);
+    expect(serviceNameFindings("my.service", "1.36")[0]).toContain(
+      'Invalid value: "my.service": must not contain dots',
+    );
     expect(nameFindings("v1", "Service", "web")).toEqual([]);
   });
 

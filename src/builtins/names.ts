@@ -1,9 +1,11 @@
 /**
  * Which rule the API server applies to `metadata.name` of each of its own
  * kinds: most use NameIsDNSSubdomain; Namespaces are DNS labels
- * (ValidateNamespaceName), Services DNS-1035 labels (ValidateServiceName),
- * and RBAC's roles and bindings path segments (pkg/apis/rbac/validation
- * ValidateRBACName), so `system:controller:foo` is a valid ClusterRole name.
+ * (ValidateNamespaceName), Services DNS-1035 labels (ValidateServiceName)
+ * until 1.36, where RelaxedServiceNameValidation (beta, on by default:
+ * kubernetes#136389) makes them DNS labels (`1st-service`), and RBAC's roles
+ * and bindings path segments (pkg/apis/rbac/validation ValidateRBACName), so
+ * `system:controller:foo` is a valid ClusterRole name.
  */
 import {
   isValidPathSegmentName,
@@ -16,14 +18,14 @@ import {
 
 const byKind: Record<string, NameRule> = {
   "/Namespace": nameIsDNSLabel,
-  "/Service": nameIsDNS1035Label,
   "rbac.authorization.k8s.io/Role": isValidPathSegmentName,
   "rbac.authorization.k8s.io/ClusterRole": isValidPathSegmentName,
   "rbac.authorization.k8s.io/RoleBinding": isValidPathSegmentName,
   "rbac.authorization.k8s.io/ClusterRoleBinding": isValidPathSegmentName,
 };
 
-export function nameRuleFor(apiVersion: string, kind: string): NameRule {
+export function nameRuleFor(apiVersion: string, kind: string, minor: number): NameRule {
   const { group } = splitApiVersion(apiVersion);
+  if (group === "" && kind === "Service") return minor >= 36 ? nameIsDNSLabel : nameIsDNS1035Label;
   return byKind[`${group}/${kind}`] ?? nameIsDNSSubdomain;
 }

@@ -82,6 +82,8 @@ export function servedLater(apiVersion: string, kind: string, release: Kubernete
 
 export interface BuiltinValidateOptions {
   unknownFields: "error" | "warning" | "ignore";
+  /** The release's minor version: a kind's name rule may change with it (a Service's, in 1.36). */
+  minor: number;
 }
 
 /**
@@ -97,7 +99,7 @@ export function validateBuiltinObject(
 ): Finding[] | undefined {
   const compiled = schemas.compiled(apiVersion, kind);
   if (!compiled) return undefined;
-  const nameRule = nameRuleFor(apiVersion, kind);
+  const nameRule = nameRuleFor(apiVersion, kind, options.minor);
   return validateWithSchema(compiled, object, { unknownFields: options.unknownFields, nameRule }).findings;
 }
 

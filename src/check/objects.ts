@@ -220,8 +220,8 @@ function validateServedObject(
       const unknownFields = options.unknownFields ?? "error";
       // The kind's schema checks metadata too; a kind it lacks still has apimachinery's metadata rules.
       const own =
-        validateBuiltinObject(builtin.schemas, apiVersion, kind, object, { unknownFields }) ??
-        validateObjectMetadata(object, nameRuleFor(apiVersion, kind));
+        validateBuiltinObject(builtin.schemas, apiVersion, kind, object, { unknownFields, minor: minorOf(release) }) ??
+        validateObjectMetadata(object, nameRuleFor(apiVersion, kind, minorOf(release)));
       const notes = builtin.carried ? [] : [notCarried(release)];
       const schema = own.filter(
         (f) =>
