@@ -4,7 +4,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { builtinSchemaFor } from "../src/builtins/index.js";
 import { run } from "../src/cli/main.js";
-import { type JsonValue, loadWorkspace, normalize, validateObjects, validateUnions } from "../src/index.js";
+import {
+  compileSchema,
+  type JsonValue,
+  loadWorkspace,
+  normalize,
+  validateObjects,
+  validateUnions,
+  validateWithSchema,
+} from "../src/index.js";
 import { fromOpenAPI, parseGoTypes } from "../src/schema/index.js";
 import { widgetCrd } from "./widget-crd.js";
 
@@ -127,6 +135,43 @@ describe("hostile input never crashes and is named by file and line", () => {
     const normalized = normalize({ object: { t: [1], a: {} }, schema: crd });
     expect(normalized.object).toEqual({ t: [1], a: {} });
     expect(normalized.notes.map((n) => n.message)).toEqual(["`t` is a list, not a string: left as is"]);
+  });
+});
+
+describe("an object with more findings than a call can take arguments", () => {
+  // Past about 125,000 elements, `push(...findings)` overflows V8's stack.
+  const n = 200_000;
+
+  it("a custom resource whose list holds 200,000 wrong items", () => {
+    const crd = crdWithSpec({ type: "object", properties: { items: { type: "array", items: { type: "string" } } } });
+    const text = thing({ items: Array.from({ length: n }, () => 1) });
+    const ws = loadWorkspace({ inputs: [{ path: "t.json", text }], crds: [{ path: "crd.json", text: crd }] });
+    const found = validateObjects(ws.objects, ws.catalog);
+    expect(found).toHaveLength(n);
+    expect(found[n - 1]?.message).toBe(
+      `spec.items[${n - 1}]: Invalid value: "integer": spec.items[${n - 1}] in body must be of type string: "integer"`,
+    );
+    expect(found[n - 1]?.column).toBe(text.length - 3);
+  });
+
+  it("200,000 invalid label keys, and a list wrong in an allOf branch, through validateWithSchema", () => {
+    const schema = (spec: JsonValue): JsonValue => ({
+      type: "object",
+      properties: { metadata: { type: "object" }, spec },
+    });
+    const labels = Object.fromEntries(Array.from({ length: n }, (_, i) => [`-${i}`, ""]));
+    const meta = compileSchema(schema({ type: "object" })).compiled;
+    const byLabels = validateWithSchema(meta, { metadata: { name: "t", labels } }).findings;
+    expect(byLabels).toHaveLength(n);
+    expect(byLabels[n - 1]?.message).toMatch(
+      new RegExp(`^metadata\\.labels: Invalid value: "-${n - 1}": name part must`),
+    );
+    const branch = compileSchema(schema({ type: "array", allOf: [{ items: { type: "string" } }] })).compiled;
+    const byBranch = validateWithSchema(branch, { metadata: { name: "t" }, spec: Array.from({ length: n }, () => 1) });
+    expect(byBranch.findings).toHaveLength(n + 1);
+    expect(byBranch.findings[n]?.message).toBe(
+      'spec: Invalid value: "": "spec" must validate all the schemas (allOf). None validated',
+    );
   });
 });
 

@@ -178,7 +178,7 @@ class Compiler {
   /** The node's rules, compiled by the CEL module (which ratchets rules without oldSelf itself). */
   private cel(raw: JsonObject, path: readonly PathSegment[]): CelRules | undefined {
     const { rules, findings } = compileRules(raw, path);
-    this.findings.push(...findings);
+    for (const f of findings) this.findings.push(f);
     return rules;
   }
 }

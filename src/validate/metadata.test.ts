@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { loadWorkspace, validateObjects } from "../index.js";
 import type { JsonObject } from "../value/index.js";
 import { compileSchema, validateWithSchema } from "./index.js";
 import { lines, object, resource } from "./test-helpers.js";
@@ -71,6 +72,49 @@ describe("metadata at the root", () => {
       "error metadata.generation: Invalid value: -1: must be greater than or equal to 0",
       "error metadata.finalizers: Invalid value: \"bad finalizer\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
     ]);
+  });
+
+  it("a label or annotation value that is not a string is named by its own entry, with its type", () => {
+    expect(check({ name: "a", annotations: { ok: "fine", x: 1 } })).toEqual([
+      'error metadata.annotations.x: Invalid value: "integer": metadata.annotations.x in body must be of type string: "integer"',
+    ]);
+    // A null decodes as "" (Go's encoding/json), which is a valid value.
+    expect(check({ name: "a", labels: { ok: "fine", n: 1.5, l: ["a"], m: {}, b: true, z: null } })).toEqual([
+      'error metadata.labels.n: Invalid value: "number": metadata.labels.n in body must be of type string: "number"',
+      'error metadata.labels.l: Invalid value: "array": metadata.labels.l in body must be of type string: "array"',
+      'error metadata.labels.m: Invalid value: "object": metadata.labels.m in body must be of type string: "object"',
+      'error metadata.labels.b: Invalid value: "boolean": metadata.labels.b in body must be of type string: "boolean"',
+    ]);
+    const [found] = validateWithSchema(
+      compiled,
+      object({}, { name: "a", labels: { "app.kubernetes.io/x": 7 } }),
+    ).findings;
+    expect(found?.path).toEqual(["metadata", "labels", "app.kubernetes.io/x"]);
+  });
+
+  it("is located on the entry's line, for custom resources and Kubernetes' own kinds", () => {
+    const meta = "metadata:\n  name: a\n  annotations:\n    ok: fine\n    x: 1\n  labels:\n    tier: true\n";
+    const crd = [
+      "apiVersion: apiextensions.k8s.io/v1",
+      "kind: CustomResourceDefinition",
+      "metadata: {name: things.example.com}",
+      "spec:",
+      "  group: example.com",
+      "  names: {kind: Thing, plural: things}",
+      "  scope: Namespaced",
+      "  versions:",
+      "  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}",
+    ].join("\n");
+    for (const head of ["apiVersion: v1\nkind: ConfigMap\n", "apiVersion: example.com/v1\nkind: Thing\n"]) {
+      const ws = loadWorkspace({
+        inputs: [{ path: "o.yaml", text: head + meta }],
+        crds: [{ path: "c.yaml", text: crd }],
+      });
+      expect(validateObjects(ws.objects, ws.catalog).map((f) => `${f.line}:${f.column}: ${f.message}`)).toEqual([
+        '7:5: metadata.annotations.x: Invalid value: "integer": metadata.annotations.x in body must be of type string: "integer"',
+        '9:5: metadata.labels.tier: Invalid value: "boolean": metadata.labels.tier in body must be of type string: "boolean"',
+      ]);
+    }
   });
 
   it("the schema's own restrictions on metadata.name apply too", () => {

@@ -63,9 +63,16 @@ export function unknownFieldAtLoc(loc: Loc, severity: Severity): Finding {
   return unknownField(toPath(loc), { rule: "schema", severity });
 }
 
-/** Validates `metadata` (absent is allowed for embedded resources only). */
-export function validateObjectMeta(meta: JsonValue | undefined, loc: Loc, opts: MetaOptions): Finding[] {
-  const out: Finding[] = [];
+/**
+ * Validates `metadata` (absent is allowed for embedded resources only) into
+ * `out`, which it returns: a validation run passes its own list.
+ */
+export function validateObjectMeta(
+  meta: JsonValue | undefined,
+  loc: Loc,
+  opts: MetaOptions,
+  out: Finding[] = [],
+): Finding[] {
   if (meta !== undefined && meta !== null && !isObject(meta)) {
     out.push(invalidType(loc, "object", kindOf(meta)));
     return out;
@@ -80,11 +87,9 @@ export function validateObjectMeta(meta: JsonValue | undefined, loc: Loc, opts: 
     }
     if (v === null) continue;
     const kind = kindOf(v);
-    const ok =
-      want === "map"
-        ? kind === "object" && Object.values(v as JsonObject).every((x) => typeof x === "string")
-        : kind === want;
-    if (!ok) out.push(invalidType(childLoc(loc, key), want === "map" ? "object" : want, kind));
+    if (want === "map" && kind === "object") stringValues(v as JsonObject, childLoc(loc, key), out);
+    else if (kind !== (want === "map" ? "object" : want))
+      out.push(invalidType(childLoc(loc, key), want === "map" ? "object" : want, kind));
   }
   const str = (k: string) => {
     const v = getKey(m, k);
@@ -165,9 +170,20 @@ export function validateObjectMeta(meta: JsonValue | undefined, loc: Loc, opts: 
   return out;
 }
 
-/** apiextensions' validateEmbeddedResource: apiVersion and kind of an embedded object. */
-export function validateTypeMeta(obj: JsonObject, loc: Loc | undefined): Finding[] {
-  const out: Finding[] = [];
+/**
+ * Labels and annotations are map[string]string: a value of another type is
+ * named by its own entry (`metadata.labels.x`), where the server's decoding
+ * fails. A null decodes as "", as Go's encoding/json does.
+ */
+function stringValues(map: JsonObject, loc: Loc, out: Finding[]): void {
+  for (const key of Object.keys(map)) {
+    const v = getKey(map, key) as JsonValue;
+    if (v !== null && typeof v !== "string") out.push(invalidType(childLoc(loc, { key }), "string", kindOf(v)));
+  }
+}
+
+/** apiextensions' validateEmbeddedResource: apiVersion and kind of an embedded object, into `out`. */
+export function validateTypeMeta(obj: JsonObject, loc: Loc | undefined, out: Finding[]): void {
   for (const key of ["apiVersion", "kind"]) {
     const path = toPath(childLoc(loc, key));
     if (!hasKey(obj, key)) {
@@ -185,5 +201,4 @@ export function validateTypeMeta(obj: JsonObject, loc: Loc | undefined): Finding
         out.push(invalid(path, v, `may have mixed case, but should otherwise match: ${errs.join(",")}`));
     }
   }
-  return out;
 }

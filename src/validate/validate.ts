@@ -89,7 +89,9 @@ export function validateWithSchema(
       : prepare(root, options.oldObject, { findings: undefined, unknown: undefined }).pruned;
   const walk = new Walk(true, unknown, options.nameRule, decoders?.["date-time"]);
   visit(root, pruned, undefined, walk, 0, old, ROOT);
-  findings.push(...walk.sink, ...walk.extras);
+  // One push each, never push(...xs): an object can have more findings than a call takes arguments.
+  for (const f of walk.sink) findings.push(f);
+  for (const f of walk.extras) findings.push(f);
   if (hasCel) {
     if (findings.some((f) => f.severity === "error" && blocking.has(f.type))) {
       // The server adds field.Invalid(nil, nil, …) (customresource strategy.go): `<nil>: Invalid value: null: …`.
@@ -98,7 +100,7 @@ export function validateWithSchema(
       );
     } else {
       const budget: CelBudget = { remaining: options.celCostLimit ?? 1e7 };
-      for (const job of walk.jobs) findings.push(...runCel(job, budget, options.celBadValue));
+      for (const job of walk.jobs) for (const f of runCel(job, budget, options.celBadValue)) findings.push(f);
     }
   }
   return { object: defaulted, findings };
@@ -208,11 +210,11 @@ function properties(
   const meta = getKey(obj, "metadata");
   if (flags & ROOT) {
     const opts = { root: true, unknown: run.unknown, nameRule: run.nameRule, decodeTime: run.decodeTime };
-    run.extras.push(...validateObjectMeta(meta, childLoc(undefined, "metadata"), opts));
+    validateObjectMeta(meta, childLoc(undefined, "metadata"), opts, run.extras);
   } else {
-    run.extras.push(...validateTypeMeta(obj, loc));
+    validateTypeMeta(obj, loc, run.extras);
     if (hasKey(obj, "metadata")) {
-      run.extras.push(...validateObjectMeta(meta, childLoc(loc, "metadata"), { root: false, unknown: run.unknown }));
+      validateObjectMeta(meta, childLoc(loc, "metadata"), { root: false, unknown: run.unknown }, run.extras);
     }
   }
 }

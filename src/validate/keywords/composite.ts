@@ -73,7 +73,7 @@ export const compositeKeyword: Keyword = {
         }
         if (!ok) {
           run.sink.push(composite(loc, messages.anyOf(nameOf(loc))));
-          if (best) run.sink.push(...best.findings);
+          if (best) for (const f of best.findings) run.sink.push(f);
         }
       }
       if (oneOf?.length) {
@@ -90,7 +90,7 @@ export const compositeKeyword: Keyword = {
         }
         if (count !== 1) {
           run.sink.push(composite(loc, messages.oneOf(nameOf(loc), count)));
-          if (best) run.sink.push(...best.findings);
+          if (best) for (const f of best.findings) run.sink.push(f);
         }
       }
       if (allOf?.length) {
@@ -98,7 +98,7 @@ export const compositeKeyword: Keyword = {
         for (const b of allOf) {
           const r = run.evaluate(b, value, loc);
           if (valid(r.findings)) count++;
-          else run.sink.push(...r.findings);
+          else for (const f of r.findings) run.sink.push(f);
         }
         if (count !== allOf.length) run.sink.push(composite(loc, messages.allOf(nameOf(loc), count)));
       }
