@@ -175,6 +175,20 @@ describe("an object with more findings than a call can take arguments", () => {
   });
 });
 
+describe("more documents or list items than a call can take arguments", () => {
+  const n = 140_000;
+
+  it("a kind: List of 140,000 items that are no objects, and a file of 140,000 documents", () => {
+    const list = `apiVersion: v1\nkind: List\nitems:\n${"- 1\n".repeat(n)}`;
+    const fromList = loadWorkspace({ inputs: [{ path: "l.yaml", text: list }] });
+    expect(fromList.findings).toHaveLength(n);
+    expect(fromList.findings[n - 1]?.line).toBe(n + 3);
+    const docs = "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n".repeat(n);
+    const fromDocs = loadWorkspace({ inputs: [{ path: "d.yaml", text: docs }] });
+    expect(fromDocs.objects).toHaveLength(n);
+  });
+});
+
 describe("__proto__ and constructor are data, never prototypes", () => {
   const polluted = () => ({}) as Record<string, unknown>;
 

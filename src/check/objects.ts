@@ -67,9 +67,10 @@ export function objectsOf(
     if (typeof apiVersion !== "string" || typeof kind !== "string" || !apiVersion || !kind) continue;
     const items = listItemsOf(doc);
     if (items !== undefined) {
+      // a loop, not push(...): a list may hold more items than a call takes arguments
       const listed = objectsOf(items, release);
-      objects.push(...listed.objects);
-      findings.push(...listed.findings);
+      for (const o of listed.objects) objects.push(o);
+      for (const f of listed.findings) findings.push(f);
       continue;
     }
     objects.push({ doc, object: doc.value, apiVersion, kind, identity: identityOf(doc.value, apiVersion, kind) });

@@ -54,13 +54,14 @@ function parseAll(
   for (const f of files) {
     const known = parsed.get(f.path);
     if (known?.text === f.text) {
-      documents.push(...known.documents);
+      for (const d of known.documents) documents.push(d);
       continue;
     }
     const source = "documents" in f ? f : parseSource(f.text, f.path);
     parsed.set(f.path, { text: f.text, documents: source.documents });
-    documents.push(...source.documents);
-    findings.push(...source.findings);
+    // loops, not push(...): a file may hold more documents than a call takes arguments
+    for (const d of source.documents) documents.push(d);
+    for (const f of source.findings) findings.push(f);
   }
   return { documents, findings };
 }
