@@ -93,7 +93,9 @@ export {
 export type { SchemaNode } from "./schema/index.js";
 // Parsing: YAML or JSON text into documents with lines and columns, under the input limits; edits that keep comments.
 export {
+  type DecodedText,
   type DocumentChunk,
+  decodeText,
   documentChunks,
   documentOf,
   type Edit,

@@ -5,7 +5,7 @@ import type { FieldPath } from "../path/index.js";
 import { locateFinding, type ParsedSource, parseSource, type SourceDocument } from "../source/index.js";
 import { displayText, getKey, isObject } from "../value/index.js";
 import { withListItems } from "./lists.js";
-import type { TextFile } from "./workspace.js";
+import type { ParsedFile, TextFile } from "./workspace.js";
 
 /** An evolution finding: where it is in the new file and, for a removal, in the old one. */
 export interface ChangeFinding extends Finding {
@@ -63,9 +63,17 @@ export function diffCrdDocuments(before: CrdRevision, after: CrdRevision, option
   return after.text === undefined ? findings : allowed(findings, after.text);
 }
 
-/** `diffCrdDocuments` over two texts, each parsed here: what reading them found comes first. */
-export function diffCrdFiles(oldFile: TextFile, newFile: TextFile, options: DiffOptions = {}): ChangeFinding[] {
-  const read = (f: TextFile): CrdRevision => ({ file: f.path, text: f.text, ...parseSource(f.text, f.path) });
+/** `diffCrdDocuments` over two texts, each parsed here unless it comes parsed: what reading them found comes first. */
+export function diffCrdFiles(
+  oldFile: TextFile | ParsedFile,
+  newFile: TextFile | ParsedFile,
+  options: DiffOptions = {},
+): ChangeFinding[] {
+  const read = (f: TextFile | ParsedFile): CrdRevision => ({
+    file: f.path,
+    text: f.text,
+    ...("documents" in f ? f : parseSource(f.text, f.path)),
+  });
   const before = read(oldFile);
   const after = read(newFile);
   return [...before.findings, ...after.findings, ...diffCrdDocuments(before, after, options)];

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readlinkSync } from "node:fs";
 import { join, matchesGlob } from "node:path";
-import type { ChangedFile, Finding, KunionConfig, TextFile } from "../index.js";
+import { type ChangedFile, decodeText, type Finding, type KunionConfig, type TextFile } from "../index.js";
 import { fileProblem, globInside, isKubernetesFileName, maxFileBytes, readInside } from "./files.js";
 import { blobsAt, type ChangedPath, objectFormat, readBlobs, workTreeFiles } from "./git.js";
 
@@ -80,8 +80,8 @@ function workTreeBlob(root: string, path: string, blob: (b: Buffer) => string): 
   } catch {
     return null;
   }
-  const read = readInside(root, path);
-  return read && "bytes" in read ? blob(read.bytes) : undefined;
+  const bytes = readInside(root, path)?.bytes;
+  return bytes === undefined ? undefined : blob(bytes);
 }
 
 /**
@@ -126,7 +126,9 @@ export function selectFiles(
     const read = readInside(root, c.path);
     if (read === undefined) continue;
     if ("problem" in read) {
-      problems.push(read.problem);
+      // Bytes that are not UTF-8 are a problem of a Kubernetes file only: `apiVersion` reads the same in any decoding.
+      if (read.bytes === undefined || matched(c.path) || kubernetes(read.bytes.toString("latin1")))
+        problems.push(read.problem);
       continue;
     }
     const discovered = matched(c.path) || kubernetes(read.text);
@@ -138,11 +140,18 @@ export function selectFiles(
     now.map((n) => n.change),
   );
   const changed = now.flatMap(({ change, text, discovered }): ChangedFile[] => {
-    const old = change.baseBlob === undefined ? undefined : before.get(change.baseBlob)?.toString("utf8");
+    const old = change.baseBlob === undefined ? undefined : baseText(before.get(change.baseBlob), change.path);
     if (!discovered && (old === undefined || !kubernetes(old))) return [];
     return [old === undefined ? { path: change.path, after: text } : { path: change.path, before: old, after: text }];
   });
   return { changed, problems, notes };
+}
+
+/** A base revision's text; one that is not UTF-8 held nothing kubectl could apply, so it reads as none. */
+function baseText(bytes: Buffer | undefined, path: string): string | undefined {
+  if (bytes === undefined) return undefined;
+  const { text, notUtf8 } = decodeText(bytes, path);
+  return notUtf8 ? undefined : text;
 }
 
 /** The texts of the base's blobs of some files, by blob id: none without a base. */
@@ -162,8 +171,8 @@ export function deletedFiles(
   );
   const read = baseTexts(root, options.base, wanted);
   return wanted.flatMap(({ path, baseBlob }) => {
-    const bytes = baseBlob === undefined ? undefined : read.get(baseBlob);
-    return bytes === undefined ? [] : [{ path, text: bytes.toString("utf8") }];
+    const text = baseBlob === undefined ? undefined : baseText(read.get(baseBlob), path);
+    return text === undefined ? [] : [{ path, text }];
   });
 }
 

@@ -6,7 +6,7 @@
  */
 import { globSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { isAbsolute, join, normalize, relative, sep } from "node:path";
-import { type Finding, finding } from "../index.js";
+import { decodeText, type Finding, finding } from "../index.js";
 
 /** Larger files are not read (the API server takes 3 MiB per object). */
 export const maxFileBytes = 10 * 1024 * 1024;
@@ -17,7 +17,8 @@ export function fileProblem(file: string, detail: string, severity: Finding["sev
   return { ...finding({ type: "ParseError", path: [], detail, rule: "input", severity }), file, line: 1, column: 1 };
 }
 
-export type Read = { text: string; bytes: Buffer } | { problem: Finding } | undefined;
+/** A file read: its text, or a problem (with its bytes when it is not UTF-8 text, to hash and to tell what it is). */
+export type Read = { text: string; bytes: Buffer } | { problem: Finding; bytes?: Buffer } | undefined;
 
 /**
  * A file of the checkout at `root` (an absolute, resolved path) by its path
@@ -53,7 +54,8 @@ export function readInside(root: string, path: string): Read {
   }
   try {
     const bytes = readFileSync(full);
-    return { text: bytes.toString("utf8"), bytes };
+    const { text, notUtf8 } = decodeText(bytes, path);
+    return notUtf8 ? { problem: notUtf8, bytes } : { text, bytes };
   } catch (e) {
     return {
       problem: fileProblem(path, `cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`),

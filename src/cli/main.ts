@@ -72,7 +72,16 @@ import {
   usage,
   type ValidateArgs,
 } from "./args.js";
-import { expandGlobs, InputError, ignoredNames, isGoTypes, namedFiles, readInputs } from "./files.js";
+import {
+  expandGlobs,
+  InputError,
+  ignoredNames,
+  isGoTypes,
+  namedFiles,
+  readInputs,
+  readText,
+  textFile,
+} from "./files.js";
 import { readOpenAPI } from "./openapi.js";
 import { formatLimited } from "./present.js";
 import { Progress } from "./progress.js";
@@ -85,7 +94,10 @@ export interface Io {
   progress?: boolean;
 }
 
-/** Runs one command; returns the exit code (0 clean, 1 findings, 2 usage or unreadable input). */
+/**
+ * Runs one command; returns the exit code (0 clean, 1 findings, 2 usage or unreadable input). A file found
+ * in a folder that cannot be read is a finding on it: the others are checked, and the exit code is 2.
+ */
 export function run(argv: readonly string[], io: Io): number {
   let args: Args;
   try {
@@ -126,8 +138,7 @@ export function run(argv: readonly string[], io: Io): number {
  * found in `root` is read as a checkout's file: never through a link.
  */
 function loadConfig(root: string, file: string | undefined, io: Io): LoadedConfig | undefined {
-  const loaded =
-    file === undefined ? loadCheckoutConfig(root) : readConfigFile(readInputs([file], () => true)[0]?.text ?? "", file);
+  const loaded = file === undefined ? loadCheckoutConfig(root) : readConfigFile(readText(file), file);
   const errors = loaded.findings.filter((f) => f.severity === "error");
   if (errors.length === 0) return loaded;
   io.stderr(`${formatText(errors)}\n`);
@@ -151,7 +162,7 @@ function checkoutRoot(): string {
 const configured = (globs: readonly string[] | undefined) => readGlobbed(process.cwd(), globs ?? []);
 
 function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernetesVersion?: KubernetesRelease) {
-  const { files: found, ignored } = manifests(args.paths, [...args.ignore, ...(config.ignore ?? [])]);
+  const { files: found, ignored, problems } = manifests(args.paths, [...args.ignore, ...(config.ignore ?? [])]);
   // Helm and other templates are not manifests until rendered: left out, with one notice (as kunion check does).
   const templates = found.filter((f) => looksLikeTemplate(f.text));
   const inputs = found.filter((f) => !looksLikeTemplate(f.text));
@@ -164,23 +175,33 @@ function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernet
   ];
   const crds = configured(config.crds);
   const goTypes = configured(config.goTypes);
-  const declarations = [...readInputs(args.crd), ...crds.files];
+  const crdFiles = readInputs(args.crd);
+  const goFiles = readInputs(args.goTypes, isGoTypes);
+  const old = readInputs(args.old ? [args.old] : []);
+  const declarations = [...crdFiles.files, ...crds.files];
+  // A Go file that is not UTF-8 comes parsed, as its parse error: it is not read as Go.
+  const unreadGo = goFiles.files.flatMap((f) => ("findings" in f ? f.findings : []));
   const workspace = loadWorkspace({
     inputs,
     crds: declarations,
     namedCrds: namedFiles(args.crd),
-    goTypes: [...readInputs(args.goTypes, isGoTypes), ...goTypes.files],
-    old: args.old ? readInputs([args.old]) : [],
+    goTypes: [...goFiles.files.filter((f) => !("findings" in f)), ...goTypes.files],
+    old: old.files,
     kubernetesVersion,
   });
+  const unread = [...problems, ...crdFiles.problems, ...goFiles.problems, ...old.problems];
   return {
     ...workspace,
-    findings: [...skipped, ...crds.problems, ...goTypes.problems, ...workspace.findings],
+    findings: [...skipped, ...unread, ...unreadGo, ...crds.problems, ...goTypes.problems, ...workspace.findings],
+    unreadable: isUnreadable(unread),
     files: found.length,
     inputs,
     declarations,
   };
 }
+
+/** Some file found in a folder could not be read: exit code 2, once the others are checked. */
+const isUnreadable = (problems: readonly Finding[]) => problems.some((f) => f.severity === "error");
 
 /** One notice for files left out unread, on the first of them: `N file(s) <why>`. */
 function skippedFiles(files: readonly string[], why: string): Finding[] {
@@ -195,11 +216,14 @@ function skippedFiles(files: readonly string[], why: string): Finding[] {
  * JSON file at all, or a folder whose files are all ignored, is an input
  * error (exit 2).
  */
-function manifests(paths: readonly string[], ignore: readonly string[]): { files: TextFile[]; ignored: Finding[] } {
-  const files = readInputs(paths, undefined, ignore);
+function manifests(
+  paths: readonly string[],
+  ignore: readonly string[],
+): { files: TextFile[]; ignored: Finding[]; problems: Finding[] } {
+  const { files, problems } = readInputs(paths, undefined, ignore);
   const named = ignoredNames(paths, ignore);
   const ignored = skippedFiles(named, "named match an ignore glob (--ignore, .kunion.yaml's ignore): not checked");
-  if (files.length > 0 || named.length > 0) return { files, ignored };
+  if (files.length > 0 || named.length > 0 || problems.length > 0) return { files, ignored, problems };
   const which = ignore.length > 0 ? " that is not ignored" : "";
   throw new InputError(`no YAML or JSON file (*.yaml, *.yml, *.json) in ${paths.join(", ")}${which}`);
 }
@@ -227,6 +251,7 @@ function validate(args: ValidateArgs, io: Io, configured: LoadedConfig): number 
     findings,
     inputs,
     declarations,
+    unreadable,
   } = load(args, config, kubernetesVersion);
   const objects = loaded.filter((o) => !isKindOf(o, args.skip));
   const rejected = new Set(objects.filter((o) => isKindOf(o, args.reject)));
@@ -267,7 +292,7 @@ function validate(args: ValidateArgs, io: Io, configured: LoadedConfig): number 
     summary: args.summary,
     skipped: loaded.length - objects.length,
   });
-  return failsAt(all, failOn) ? 1 : 0;
+  return unreadable ? 2 : failsAt(all, failOn) ? 1 : 0;
 }
 
 /** `--skip`/`--reject`: `Kind` or `apiVersion/Kind` (kubeconform's spelling of a GVK). */
@@ -394,13 +419,16 @@ function check(root: string, args: CheckArgs, io: Io, loaded: LoadedConfig): num
 
 function convertCommand(args: ConvertArgs, io: Io, config: KunionConfig): number {
   const inputs = manifests(args.paths, config.ignore ?? []);
+  const crds = readInputs([...args.crd, ...expandGlobs(config.crds)]);
+  const declarations = readInputs(args.conversion);
   const { catalog, objects, findings } = loadWorkspace({
     inputs: inputs.files,
-    crds: readInputs([...args.crd, ...expandGlobs(config.crds)]),
+    crds: crds.files,
     namedCrds: namedFiles(args.crd),
   });
-  const declared = loadConversions(readInputs(args.conversion), catalog.crds);
-  const problems = [...inputs.ignored, ...findings, ...declared.findings];
+  const declared = loadConversions(declarations.files, catalog.crds);
+  const unread = [...inputs.problems, ...crds.problems, ...declarations.problems];
+  const problems = [...inputs.ignored, ...unread, ...findings, ...declared.findings];
   const converted: JsonValue[] = [];
   for (const o of objects) {
     const { group } = splitApiVersion(o.apiVersion);
@@ -438,13 +466,13 @@ function convertCommand(args: ConvertArgs, io: Io, config: KunionConfig): number
   );
   const errors = problems.filter((f) => f.severity === "error");
   if (problems.length > 0) io.stderr(`${formatText(problems)}\n`);
-  return errors.length > 0 ? 1 : 0;
+  return isUnreadable(unread) ? 2 : errors.length > 0 ? 1 : 0;
 }
 
 /** A file, or `git:REF:PATH`: the file as it is at a commit of the repository in the working folder. */
 function readRevision(spec: string): TextFile {
   const m = /^git:([^:]+):(.+)$/.exec(spec);
-  if (!m) return readInputs([spec], () => true)[0] as TextFile;
+  if (!m) return readInputs([spec], () => true).files[0] as TextFile;
   const path = m[2] as string;
   let bytes: Buffer | undefined;
   try {
@@ -454,7 +482,7 @@ function readRevision(spec: string): TextFile {
     throw new InputError(`${spec}: ${(e as Error).message}`);
   }
   if (bytes === undefined) throw new InputError(`${spec}: no such file at that revision`);
-  return { path, text: bytes.toString("utf8") };
+  return textFile(path, bytes);
 }
 
 /**
@@ -464,7 +492,7 @@ function readRevision(spec: string): TextFile {
  */
 function readBaselineFile(root: string, file: string, given: boolean): Set<string> {
   const text = given
-    ? readInputs([file], () => true)[0]?.text
+    ? readText(file)
     : (() => {
         const read = readInside(root, file);
         if (read && "problem" in read) throw new InputError(`baseline ${file}: ${read.problem.detail}`);
@@ -513,7 +541,7 @@ function report(
 }
 
 function normalizeCommand(args: NormalizeArgs, io: Io, config: KunionConfig): number {
-  const { catalog, objects, old, findings, inputs } = load(args, config);
+  const { catalog, objects, old, findings, inputs, unreadable } = load(args, config);
   const policy = args.policy ?? config.policy ?? "kep";
   const results = normalizeObjects(objects, catalog, { mode: args.mode, policy, old });
   const errors = [...findings, ...results.flatMap((r) => r.errors)];
@@ -541,7 +569,7 @@ function normalizeCommand(args: NormalizeArgs, io: Io, config: KunionConfig): nu
     });
   }
   if (errors.length > 0) io.stderr(`${formatText(errors)}\n`);
-  return errors.some((f) => f.severity === "error") ? 1 : 0;
+  return unreadable ? 2 : errors.some((f) => f.severity === "error") ? 1 : 0;
 }
 
 /**

@@ -19,7 +19,7 @@ function readFully(text: string): unknown {
     }
   }
   const tree = readTree(doc, 512);
-  return tree.refusal || tree.duplicates.length > 0 ? undefined : (tree.value ?? null);
+  return tree.refusal || tree.duplicates.length > 0 || tree.nonFinite ? undefined : (tree.value ?? null);
 }
 
 // Scalars in every spelling go-yaml v2 reads as something other than a string, and near misses.
@@ -166,6 +166,12 @@ describe("readQuickly", () => {
       "# c\n\uFEFF: 1\n",
       " k: |\n \t",
     ])
+      expect(readQuickly(text, 512), text).toBeUndefined();
+  });
+
+  it("reads a number past float64's range as its text, and leaves infinity and NaN to the full reading", () => {
+    expect(readQuickly("a: 1e400\nb: -1e999\n", 512)).toEqual({ value: { a: "1e400", b: "-1e999" } });
+    for (const text of ["a: .inf\n", "a: [-.Inf]\n", "a: {b: .NaN}\n"])
       expect(readQuickly(text, 512), text).toBeUndefined();
   });
 

@@ -8,7 +8,7 @@
  * handle as go-yaml does is left to the full one (index.ts), which also
  * reports every problem: anchors and aliases (expansion limits, merge keys),
  * tags, directives, collections and nulls as keys, duplicate keys, syntax errors,
- * nesting near the limit.
+ * infinity and NaN, nesting near the limit.
  */
 import { FAILSAFE_SCHEMA, type LoadOptions, load, Type } from "js-yaml";
 import { Document, isScalar } from "yaml";
@@ -47,7 +47,10 @@ const goScalar = new Type(implicitTag, {
   construct: (text: string) => {
     const read = (matched as ScalarTag).resolve(text, onError, goDocument.options);
     // Some tags answer a Scalar node (as the composer takes them), some a bare value.
-    return scalarValue(isScalar(read) ? read.value : read, text);
+    const value = scalarValue(isScalar(read) ? read.value : read, text);
+    // `.inf` or `.nan`, which no JSON has: the full reading reports where.
+    if (typeof value === "number" && !Number.isFinite(value)) unsure = true;
+    return value;
   },
 });
 

@@ -1,5 +1,6 @@
 /**
- * Text → documents. Reads multi-document YAML (JSON is YAML too) the way
+ * Bytes → text → documents. Bytes become text as UTF-8 alone, as kubectl
+ * reads them (text.ts). Reads multi-document YAML (JSON is YAML too) the way
  * sigs.k8s.io/yaml does (YAML 1.1 scalars, merge keys, unique keys), keeps
  * each document's syntax tree so a field path can be turned into a line and
  * column when — and only when — a finding needs one, and turns every problem
@@ -24,7 +25,7 @@ import {
   Parser,
   YAMLParseError,
 } from "yaml";
-import { type Finding, parseError } from "../findings/index.js";
+import { type Finding, invalid, parseError } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import { deepEqual, type JsonValue } from "../value/index.js";
 import { goYamlSchema, readQuickly } from "./fast.js";
@@ -35,6 +36,7 @@ import { readTree } from "./tree.js";
 
 export { printOptions, printYaml, readsAsNonString } from "./print.js";
 export { type Edit, editsBetween } from "./render.js";
+export { type DecodedText, decodeText } from "./text.js";
 
 export interface SourceLimits {
   /** Bytes per input text; larger inputs are refused whole. */
@@ -100,7 +102,8 @@ export function parseSource(text: string, file: string, limits: Partial<SourceLi
     return { documents: [], findings };
   }
   const documents: SourceDocument[] = [];
-  for (const chunk of documentChunks(text)) {
+  const chunks = documentChunks(text);
+  for (const chunk of chunks) {
     const quick = chunk.text.length > lim.maxDocumentBytes ? undefined : readQuickly(chunk.text, lim.maxDepth);
     if (quick) {
       if (quick.value !== null) documents.push(quickDocument(file, chunk, quick.value, lim.maxDepth));
@@ -120,11 +123,17 @@ export function parseSource(text: string, file: string, limits: Partial<SourceLi
       continue;
     }
     let value: JsonValue | undefined;
+    // Whether the value may hold infinity or NaN: the lenient reading does not say.
+    let nonFinite = true;
     if (doc.errors.length > 0) {
       value = readLeniently(chunk.text, lim);
       if (value === undefined) {
-        for (const e of doc.errors)
-          findings.push(at(parseError(describeYamlError(e.message)), position(e.pos[0]), index));
+        const directive = chunks[index + 1] === undefined ? undefined : loneDirective(chunk.text);
+        if (directive !== undefined) findings.push(at(parseError(directiveCut), position(directive), index));
+        else {
+          for (const e of doc.errors)
+            findings.push(at(parseError(describeYamlError(e.message)), position(e.pos[0]), index));
+        }
         continue;
       }
     } else {
@@ -140,9 +149,15 @@ export function parseSource(text: string, file: string, limits: Partial<SourceLi
       }
       if (tree.duplicates.length > 0) continue;
       value = tree.value;
+      nonFinite = tree.nonFinite;
     }
     if (value === null || value === undefined) continue;
     const read = value;
+    const notJson = nonFinite ? nonFiniteNumbers(read) : [];
+    if (notJson.length > 0) {
+      for (const f of notJson) findings.push(at(f, locateIn(doc, f.path, position), index));
+      continue;
+    }
     // The `yaml` package could not read the text: only js-yaml did, so the syntax tree is not the document.
     const tree = doc.errors.length > 0 ? undefined : doc;
     documents.push({
@@ -270,6 +285,44 @@ function parseChunk(
     }
   }
   return { doc: doc as Document.Parsed };
+}
+
+/**
+ * Where a chunk's first directive stands when the chunk holds directives and
+ * nothing else but comments: the `---` line after them, which YAML reads as
+ * their end, is where the stream splitting (kubectl's too) ended the chunk.
+ */
+function loneDirective(text: string): number | undefined {
+  const at = /^%/m.exec(text)?.index;
+  if (at === undefined || !text.split("\n").every((line) => /^(?:%|[ \t]*(?:#|\r?$))/.test(line))) return undefined;
+  return at;
+}
+
+const directiveCut =
+  'directive cut from its document: kubectl splits a file at its --- lines, so it reads this directive alone and refuses it ("did not find expected <document start>"); remove the directive';
+
+/**
+ * Infinity and NaN (`.inf`, `.nan`: numbers to go-yaml) where a value holds
+ * them: JSON has no such numbers, sigs.k8s.io/yaml fails to convert the
+ * document ("json: unsupported value: +Inf"), and kubectl refuses it. A node
+ * aliases share is reported once.
+ */
+function nonFiniteNumbers(value: JsonValue): Finding[] {
+  const found: Finding[] = [];
+  const seen = new Set<object>();
+  const visit = (v: JsonValue, path: FieldPath): void => {
+    if (typeof v === "number" && !Number.isFinite(v)) {
+      const go = Number.isNaN(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf";
+      const detail = `${go}: infinity and NaN are not JSON numbers: kubectl refuses the document`;
+      found.push(invalid(path, undefined, detail, { rule: "parse" }));
+    }
+    if (typeof v !== "object" || v === null || seen.has(v)) return;
+    seen.add(v);
+    if (Array.isArray(v)) for (const [i, item] of v.entries()) visit(item, [...path, i]);
+    else for (const [k, item] of Object.entries(v)) visit(item, [...path, k]);
+  };
+  visit(value, []);
+  return found;
 }
 
 const isSeparator = (line: string) => line.startsWith("---") && /^---[ \t]*(#.*)?\r?$/.test(line);

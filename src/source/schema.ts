@@ -4,7 +4,7 @@
  * printing share it, so that what is printed is judged by the rules it will
  * be read with.
  */
-import type { DocumentOptions, ParseOptions, SchemaOptions } from "yaml";
+import { type DocumentOptions, isScalar, type ParseOptions, type SchemaOptions } from "yaml";
 
 // go-yaml v2 reads YAML 1.1 scalars, but a float needs a digit (`.` and `e5`
 // are strings), and there are no sexagesimal numbers (`12:30` is a string)
@@ -26,9 +26,15 @@ const goOctal = {
   },
 };
 
+interface TagFacts {
+  tag?: string;
+  format?: string;
+  test?: unknown;
+  resolve?: (text: string, ...rest: unknown[]) => unknown;
+}
+const facts = (t: unknown): TagFacts => (typeof t === "object" && t !== null ? (t as TagFacts) : {});
+
 function asGoYaml<T>(tags: T[]): T[] {
-  const facts = (t: T) =>
-    typeof t === "object" && t !== null ? (t as { tag?: string; format?: string; test?: unknown }) : {};
   const read = tags
     .filter((t) => facts(t).format !== "TIME" && facts(t).tag !== "tag:yaml.org,2002:timestamp")
     .map((t) => {
@@ -38,7 +44,26 @@ function asGoYaml<T>(tags: T[]): T[] {
       if (tag !== "tag:yaml.org,2002:float" || !(test instanceof RegExp) || test.source.includes("inf")) return t;
       return { ...t, test: format === "EXP" ? goFloatExp : goFloat };
     });
-  return [...read, goOctal as T];
+  return [...read, goOctal as T].map(inRange);
+}
+
+/**
+ * go-yaml v2 takes a number only where Go's strconv parses it without error:
+ * one past float64's range (`1e400`, 400 digits) is a string, as written.
+ * `.inf` and `.nan` stay numbers, as go-yaml reads them (no JSON has them).
+ */
+function inRange<T>(t: T): T {
+  const { tag, test, resolve } = facts(t);
+  const numeric = tag === "tag:yaml.org,2002:int" || tag === "tag:yaml.org,2002:float";
+  if (!numeric || !(test instanceof RegExp) || test.source.includes("inf") || resolve === undefined) return t;
+  return {
+    ...t,
+    resolve: (text: string, ...rest: unknown[]) => {
+      const read = resolve(text, ...rest);
+      const n = isScalar(read) ? read.value : read;
+      return typeof n === "number" && !Number.isFinite(n) ? text : read;
+    },
+  };
 }
 
 export const goYaml: DocumentOptions & ParseOptions & SchemaOptions = {

@@ -14,7 +14,7 @@
  * the merge overrides it, a key before it is overridden.
  * An aliased value is shared, not copied, as the `yaml` package shares it.
  */
-import { type Document, isAlias, isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
+import { type Document, isAlias, isMap, isScalar, isSeq, type Node, type Pair, type Scalar } from "yaml";
 import type { JsonObject, JsonValue } from "../value/index.js";
 
 export interface TreeValue {
@@ -22,6 +22,8 @@ export interface TreeValue {
   duplicates: { key: string; offset: number; first: number }[];
   /** Why the document has no value. */
   refusal?: { message: string; offset: number };
+  /** The value holds infinity or NaN (`.inf`, `.nan`), which JSON has not. */
+  nonFinite: boolean;
 }
 
 class Refusal extends Error {
@@ -52,6 +54,12 @@ export function readTree(doc: Document, maxDepth: number): TreeValue {
   // object is allocated per node on a path that reads megabytes of CRDs.
   let size = 0;
   let height = 0;
+  let nonFinite = false;
+  const scalar = (node: Scalar): JsonValue => {
+    const value = scalarValue(node.value, node.source);
+    if (typeof value === "number" && !Number.isFinite(value)) nonFinite = true;
+    return value;
+  };
 
   const count = (nodes: number, fromAlias: boolean, offset: number) => {
     decoded += nodes;
@@ -72,7 +80,7 @@ export function readTree(doc: Document, maxDepth: number): TreeValue {
       count(1, false, offset);
       size = 1;
       height = 0;
-      return scalarValue(node.value, node.source);
+      return scalar(node);
     }
     if (isAlias(node)) {
       count(1, false, offset);
@@ -92,7 +100,7 @@ export function readTree(doc: Document, maxDepth: number): TreeValue {
     if (anchor) anchors.set(anchor, node as Node);
     let value: JsonValue;
     if (isScalar(node)) {
-      value = scalarValue(node.value, node.source);
+      value = scalar(node);
       size = 1;
       height = 0;
     } else if (depth + 1 > maxDepth) throw new Refusal(`document nests deeper than ${maxDepth} levels`, offset);
@@ -151,9 +159,9 @@ export function readTree(doc: Document, maxDepth: number): TreeValue {
 
   try {
     const value = build(doc.contents, 0);
-    return { value, duplicates };
+    return { value, duplicates, nonFinite };
   } catch (e) {
-    if (e instanceof Refusal) return { duplicates, refusal: { message: e.message, offset: e.offset } };
+    if (e instanceof Refusal) return { duplicates, refusal: { message: e.message, offset: e.offset }, nonFinite };
     throw e;
   }
 }
