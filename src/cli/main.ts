@@ -270,7 +270,8 @@ function validate(args: ValidateArgs, io: Io, configured: LoadedConfig): number 
   });
   const found: Finding[] = [];
   for (const batch of byDocument(objects.filter((o) => !rejected.has(o)))) {
-    found.push(...validateObjects(batch, catalog, options));
+    // a loop, not push(...): one object may have more findings than a call takes arguments
+    for (const f of validateObjects(batch, catalog, options)) found.push(f);
     progress.advance(batch.length);
   }
   progress.clear();

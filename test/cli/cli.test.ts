@@ -93,6 +93,18 @@ describe("kunion validate", () => {
     );
   });
 
+  it("an object with more findings than a call takes arguments: counted and capped, no stack trace", () => {
+    const items = Array.from({ length: 130_000 }, () => "1").join(",");
+    const file = tempFile(
+      "many.yaml",
+      `apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers: [${items}]\n`,
+    );
+    const { code, stdout, stderr } = kunion("validate", file);
+    expect(code).toBe(1);
+    expect(stdout).toContain("more finding(s) in this file not shown");
+    expect(stderr).toContain("1 object(s): 130001 error(s)");
+  });
+
   it("notes objects whose kind it has no schema for", () => {
     const file = tempFile("x.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n");
     const { code, stdout } = kunion("validate", file);
