@@ -22,7 +22,9 @@ import {
   Lexer,
   LineCounter,
   type Node,
+  type Pair,
   Parser,
+  type YAMLMap,
   YAMLParseError,
 } from "yaml";
 import { type Finding, invalid, parseError } from "../findings/index.js";
@@ -397,6 +399,23 @@ function readsBackAs(text: string, value: JsonValue): boolean {
 }
 
 /** Walks the syntax tree along `path`; stops at the deepest node that exists. */
+/** Large maps' pairs by key, built on a map's first lookup: placing a finding on each of many keys stays linear. */
+const pairsByKey = new WeakMap<YAMLMap, Map<string, Pair>>();
+
+/** The first pair of `map` whose scalar key is `key`. */
+function pairOf(map: YAMLMap, key: string): Pair | undefined {
+  const matches = (p: unknown): p is Pair => isPair(p) && isScalar(p.key) && String(p.key.value) === key;
+  if (map.items.length <= 32) return map.items.find(matches);
+  let index = pairsByKey.get(map);
+  if (index === undefined) {
+    index = new Map();
+    for (const p of map.items)
+      if (isPair(p) && isScalar(p.key) && !index.has(String(p.key.value))) index.set(String(p.key.value), p);
+    pairsByKey.set(map, index);
+  }
+  return index.get(key);
+}
+
 function locateIn(doc: Document, path: FieldPath, position: (offset: number) => Position): Position {
   let node: unknown = doc.contents;
   let offset = (node as Node | null)?.range?.[0] ?? 0;
@@ -411,7 +430,7 @@ function locateIn(doc: Document, path: FieldPath, position: (offset: number) => 
     }
     const key = typeof seg === "object" ? seg.key : String(seg);
     if (!isMap(node)) break;
-    const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
+    const pair = pairOf(node, key);
     if (!pair) break;
     offset = (pair.key as Node).range?.[0] ?? offset;
     node = pair.value;

@@ -20,6 +20,15 @@ describe("parseSource", () => {
     expect(doc?.locate(["spec", "strategy", "type"])).toEqual({ line: 3, column: 5 });
   });
 
+  it("locates the keys of a large map (looked up by an index, not a search per key), numeric keys too", () => {
+    const keys = Array.from({ length: 100 }, (_, i) => `  ${i % 2 === 0 ? `k${i}` : i}: v\n`).join("");
+    const [doc] = parseSource(`data:\n${keys}`, "m.yaml").documents;
+    expect(doc?.locate(["data", "k0"])).toEqual({ line: 2, column: 3 });
+    expect(doc?.locate(["data", "99"])).toEqual({ line: 101, column: 3 });
+    expect(doc?.locate(["data", { key: "k98" }])).toEqual({ line: 100, column: 3 });
+    expect(doc?.locate(["data", "absent"])).toEqual({ line: 1, column: 1 });
+  });
+
   it("locates list items in JSON input", () => {
     const [doc] = parseSource('{"items": [\n  {"a": 1},\n  {"b": 2}\n]}', "x.json").documents;
     expect(doc?.locate(["items", 1, "b"])).toEqual({ line: 3, column: 4 });
