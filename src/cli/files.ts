@@ -34,7 +34,7 @@ export function readInputs(
   for (const p of paths) {
     if (p === "-") found.files.push(textFile("<stdin>", readFileSync(0)));
     else if (isFolder(p)) walk(p, accept, ignore, found);
-    else if (!isIgnored(p, ignore)) found.files.push(textFile(p, read(p)));
+    else if (!isIgnored(p, ignore)) found.files.push(readNamed(p));
   }
   const { files, problems, notRegular } = found;
   if (notRegular.length > 0) {
@@ -48,6 +48,16 @@ export function readInputs(
 export function textFile(path: string, bytes: Uint8Array): TextFile | ParsedFile {
   const { text, notUtf8 } = decodeText(bytes, path);
   return notUtf8 ? { path, text, documents: [], findings: [notUtf8] } : { path, text };
+}
+
+/**
+ * A file on disk as text, read as such: bytes that are not UTF-8 come back as U+FFFD, and only then are the bytes
+ * read again to say where. Reading every file as bytes first held them all until a collection: 40 MiB more at the
+ * peak over the corpus.
+ */
+function fileText(path: string): TextFile | ParsedFile {
+  const text = readFileSync(path, "utf8");
+  return text.includes("\ufffd") ? textFile(path, readFileSync(path)) : { path, text };
 }
 
 /**
@@ -103,7 +113,7 @@ function walk(folder: string, accept: (name: string) => boolean, ignore: readonl
       const kind = kindOf(entry, full);
       if (kind === "regular") {
         try {
-          found.files.push(textFile(full, readFileSync(full)));
+          found.files.push(fileText(full));
         } catch (e) {
           found.problems.push(fileProblem(full, `cannot be read: ${(e as NodeJS.ErrnoException).code}`));
         }
@@ -129,14 +139,16 @@ function kindOf(entry: Dirent, full: string): "regular" | "other" | { problem: s
 
 /** A file named alone for its text (a configuration, a baseline): bytes that are not UTF-8 make it unreadable. */
 export function readText(file: string): string {
-  const { text, notUtf8 } = decodeText(read(file), file);
+  const read = readNamed(file);
+  const notUtf8 = "findings" in read ? read.findings[0] : undefined;
   if (notUtf8) throw new InputError(`${file}:${notUtf8.line}:${notUtf8.column}: ${notUtf8.detail}`);
-  return text;
+  return read.text;
 }
 
-function read(file: string): Buffer {
+/** A file named on the command line or in a configuration; one that cannot be read is an InputError. */
+function readNamed(file: string): TextFile | ParsedFile {
   try {
-    return readFileSync(file);
+    return fileText(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === "EISDIR" ? "is a folder" : code === "ENOENT" ? "no such file or folder" : "cannot be read";
