@@ -148,6 +148,8 @@ describe("a kind: List is its items", () => {
     const answer = await json(res);
     expect(answer.valid).toBe(false);
     expect(where(answer.findings)).toEqual([[1, "data.x", undefined, undefined]]);
+    // With no line, `item` says which of the List's items the finding is about.
+    expect(answer.findings[0].item).toBe("items[0]");
   });
 
   it("a typed list's items take its apiVersion and kind; a List in a List and items that are no objects", async () => {
@@ -175,6 +177,7 @@ describe("a kind: List is its items", () => {
       [5, 3, "kind: Required value"],
       [11, 12, 'data.z: Invalid value: "boolean": data.z in body must be of type string: "boolean"'],
     ]);
+    expect(answer.findings.map((f: { item: string }) => f.item)).toEqual(["items[0]", "items[1]", "items[2].items[0]"]);
   });
 
   const live = parse(text("examples/deployment/live.yaml"));

@@ -60,7 +60,8 @@ export function validateRoute(app: Hono, ctx: RouteContext): void {
             }).map((f) => ({ ...f, ...item.locate(f.path) }))
           : notAnObject(item);
         valid &&= !found.some((f) => f.severity === "error");
-        findings.push(...found.map((f) => answer(f, locate !== undefined, many ? i : undefined)));
+        // a loop, not push(...): an object may have more findings than a call takes arguments
+        for (const f of found) findings.push(answer(f, locate !== undefined, many ? i : undefined, placeOf(item)));
       }
     }
     return c.json({ valid, findings });
@@ -78,14 +79,15 @@ export function normalizeRoute(app: Hono, ctx: RouteContext): void {
     let object: JsonValue = body.object;
     const changes: Change[] = [];
     const notes: Note[] = [];
-    const findings: Finding[] = [];
+    const findings: Record<string, unknown>[] = [];
+    const lines = locate !== undefined;
     for (const item of items) {
       const type = typeOf(item.value);
+      const place = placeOf(item);
       if (!type) {
-        findings.push(...notAnObject(item));
+        for (const f of notAnObject(item)) findings.push(answer(f, lines, undefined, place));
         continue;
       }
-      const place = placeOf(item);
       // As sent: a typed list's item leaves its apiVersion and kind to the list, and is given back so.
       const sentItem = valueAt(body.object, place);
       const schema = catalog.schemaFor(type.apiVersion, type.kind);
@@ -93,9 +95,9 @@ export function normalizeRoute(app: Hono, ctx: RouteContext): void {
       if (result.object !== sentItem) object = replaced(object, place, result.object);
       changes.push(...result.changes.map((change) => placed(change, place)));
       notes.push(...result.notes.map((note) => placed(note, place)));
-      findings.push(...result.errors.map((f) => ({ ...f, ...item.locate(f.path) })));
+      for (const f of result.errors) findings.push(answer({ ...f, ...item.locate(f.path) }, lines, undefined, place));
     }
-    return c.json({ object, changes, notes, findings: findings.map((f) => answer(f, locate !== undefined)) });
+    return c.json({ object, changes, notes, findings });
   });
 }
 
@@ -152,13 +154,15 @@ function placed<T extends { path: string; pointer: string }>(x: T, place: FieldP
 
 /**
  * A finding as the routes answer it: the line and column of its field in a YAML body, none in a JSON body;
- * `document`, its object's index in `objects`, when the body sent several.
+ * `document`, its object's index in `objects`, when the body sent several; `item`, where a List's item is in its
+ * object (`items[2]`), as a finding's `field` is the item's own, as kubectl applies it alone.
  */
-function answer(f: Finding, lines: boolean, document?: number): Record<string, unknown> {
+function answer(f: Finding, lines: boolean, document?: number, item: FieldPath = []): Record<string, unknown> {
   const { file: _file, document: _document, line, column, ...rest } = f;
   return findingToJson({
     ...rest,
     ...(document === undefined ? {} : { document }),
+    ...(item.length === 0 ? {} : { item: formatPath(item) }),
     ...(lines ? { line, column } : {}),
   });
 }
