@@ -134,6 +134,9 @@ export const openapi = {
           detail: string,
           message: string,
           document: { type: "integer" },
+          item: { type: "string", description: "The List item the finding is about.", examples: ["items[2]"] },
+          line: { type: "integer" },
+          column: { type: "integer" },
         },
       },
       Change: {
