@@ -5,6 +5,7 @@
  */
 import type { ErrorObject } from "ajv";
 import {
+  decodeText,
   depthOf,
   type FieldPath,
   formatPath,
@@ -134,11 +135,11 @@ export async function readLocated(req: Request, options: { manyDocuments?: boole
   if (Number(req.headers.get("content-length") ?? 0) > maxBodyBytes) throw bodyTooLarge();
   const bytes = req instanceof BufferedRequest ? req.buffered : await readLimited(req.body, maxBodyBytes);
   if (bytes.byteLength > maxBodyBytes) throw bodyTooLarge();
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new RequestError(400, "body", "the body is not UTF-8 text");
+  // As the CLI reads a file: bytes that are not UTF-8 are refused at the first of them, in go-yaml's words.
+  const { text, notUtf8 } = decodeText(bytes, "body");
+  if (notUtf8) {
+    const at = `line ${notUtf8.line}, column ${notUtf8.column}`;
+    throw new RequestError(400, "body", `the body is not UTF-8 text: ${at}: ${notUtf8.detail}`);
   }
   // JSON is YAML: one reader for both, so a JSON body's duplicate key is refused as a YAML body's is (JSON.parse
   // keeps the last, the API server's strict decoding refuses it); every valid JSON text reads as JSON.parse reads it.

@@ -540,6 +540,24 @@ describe("bad input", () => {
     ]);
   });
 
+  it("a body that is not UTF-8 is a 400 naming the first bad byte's line and column, as kunion validate does", async () => {
+    const head = new TextEncoder().encode('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  x: "a');
+    const body = new Uint8Array([...head, 0xff, 0xfe, 0x62, 0x22, 0x0a]);
+    const res = await app.request("/v1/validate", {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/yaml" },
+    });
+    expect([res.status, await json(res)]).toEqual([
+      400,
+      {
+        error:
+          "the body is not UTF-8 text: line 5, column 8: input is not UTF-8 text: invalid leading UTF-8 octet 0xff",
+        field: "body",
+      },
+    ]);
+  });
+
   it("an AdmissionReview with two uids is a 400, not answered for the last one", async () => {
     const uid = '"uid":"d4b2e7a1-9c3f-4e6b-8a21-5f0c7d9e1b34"';
     const review = JSON.stringify(admissionReview("CREATE", live)).replace(uid, `${uid},"uid":"someone-else"`);
