@@ -60,7 +60,7 @@ export const messageRules: readonly RuleDoc[] = [
     "parse",
     "error",
     "An input cannot be read as YAML or JSON objects.",
-    "a file cannot be read as YAML or JSON objects: syntax, duplicate keys, aliases, size and nesting limits, binary input, bytes that are not UTF-8, infinity and NaN",
+    "a file cannot be read as YAML or JSON objects: syntax, duplicate keys, aliases, size and nesting limits, binary input, bytes that are not UTF-8, infinity and NaN, text after the values of a JSON stream",
   ),
   messages(
     "object",

@@ -1,7 +1,8 @@
 /**
  * Bytes → text → documents. Bytes become text as UTF-8 alone, as kubectl
  * reads them (text.ts). Reads multi-document YAML (JSON is YAML too) the way
- * sigs.k8s.io/yaml does (YAML 1.1 scalars, merge keys, unique keys), keeps
+ * sigs.k8s.io/yaml does (YAML 1.1 scalars, merge keys, unique keys), and a
+ * stream of JSON values as kubectl does (json.ts), keeps
  * each document's syntax tree so a field path can be turned into a line and
  * column when — and only when — a finding needs one, and turns every problem
  * with the text (syntax, alias bombs, size, depth) into a finding with a line.
@@ -31,6 +32,7 @@ import { type Finding, invalid, parseError } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import { deepEqual, type JsonValue } from "../value/index.js";
 import { goYamlSchema, readQuickly } from "./fast.js";
+import { isJsonValue, type JsonStream, jsonStream } from "./json.js";
 import { printYaml } from "./print.js";
 import { applyEdits, type Edit, editInPlace } from "./render.js";
 import { goYaml } from "./schema.js";
@@ -106,6 +108,11 @@ export function parseSource(text: string, file: string, limits: Partial<SourceLi
   const documents: SourceDocument[] = [];
   const chunks = documentChunks(text);
   for (const chunk of chunks) {
+    const broken = chunk.json?.broken;
+    if (broken) {
+      findings.push(at(parseError(notJsonValue(broken.message)), positionIn(chunk, broken.at), chunk.index));
+      continue;
+    }
     const quick = chunk.text.length > lim.maxDocumentBytes ? undefined : readQuickly(chunk.text, lim.maxDepth);
     if (quick) {
       if (quick.value !== null) documents.push(quickDocument(file, chunk, quick.value, lim.maxDepth));
@@ -167,7 +174,7 @@ export function parseSource(text: string, file: string, limits: Partial<SourceLi
       index,
       value: read,
       locate: (path) => locateIn(doc, path, position),
-      render: (edits, onLost) => render(tree, chunk.text, read, edits, onLost),
+      render: (edits, onLost) => render(tree, chunk, read, edits, onLost),
     });
   }
   return { documents, findings };
@@ -194,7 +201,7 @@ function quickDocument(file: string, chunk: DocumentChunk, value: JsonValue, max
     render: (edits, onLost) => {
       const { parsed } = tree();
       const doc = "doc" in parsed && parsed.doc.errors.length === 0 ? parsed.doc : undefined;
-      return render(doc, chunk.text, value, edits, onLost);
+      return render(doc, chunk, value, edits, onLost);
     },
   };
 }
@@ -204,7 +211,7 @@ function parseWithLines(chunk: DocumentChunk, maxDepth: number) {
   const lines = new LineCounter();
   const position = (offset: number): Position => {
     const p = lines.linePos(offset);
-    return { line: p.line + chunk.line, column: p.col };
+    return { line: p.line + chunk.line, column: p.line === 1 ? p.col + chunk.column : p.col };
   };
   return { parsed: parseChunk(chunk.text, lines, maxDepth), position };
 }
@@ -221,17 +228,27 @@ export interface DocumentChunk {
   offset: number;
   /** Lines before the chunk in the whole stream. */
   line: number;
+  /** Columns before the chunk on its first line: a value of a JSON stream may follow another on its line. */
+  column: number;
   /** 0-based index among the documents of the stream, empty ones included (SourceDocument.index). */
   index: number;
+  /**
+   * Set on the chunks of a JSON stream, each a value and the blanks after it,
+   * which must stay JSON; the last may be what follows the values and is no
+   * value, refused `at` (in the chunk) in Go's words.
+   */
+  json?: { broken?: { at: number; message: string } };
 }
 
 /**
  * Splits a stream on `---` lines before any parsing, as Kubernetes' YAML
  * reader (apimachinery util/yaml) does: a broken document cannot swallow the
  * next one, and document indexes match kubectl's. The text between two chunks
- * is their `---` line.
+ * is their `---` line. A stream of JSON values is split between its values.
  */
 export function documentChunks(text: string): DocumentChunk[] {
+  const stream = jsonStream(text);
+  if (stream) return jsonChunks(text, stream);
   const chunks: DocumentChunk[] = [];
   let begin = 0;
   let line = 0;
@@ -241,7 +258,7 @@ export function documentChunks(text: string): DocumentChunk[] {
     const newline = text.indexOf("\n", from);
     const end = newline < 0 ? text.length : newline;
     if (isSeparator(text.slice(from, end))) {
-      chunks.push({ text: text.slice(begin, from), offset: begin, line: chunkLine, index: chunks.length });
+      chunks.push({ text: text.slice(begin, from), offset: begin, line: chunkLine, column: 0, index: chunks.length });
       begin = end + 1;
       chunkLine = line + 1;
     }
@@ -249,8 +266,39 @@ export function documentChunks(text: string): DocumentChunk[] {
     from = newline + 1;
     line++;
   }
-  chunks.push({ text: text.slice(begin), offset: begin, line: chunkLine, index: chunks.length });
+  chunks.push({ text: text.slice(begin), offset: begin, line: chunkLine, column: 0, index: chunks.length });
   return chunks;
+}
+
+/** The chunks of a JSON stream: each value with the blanks after it, then what follows the values, if anything. */
+function jsonChunks(text: string, { starts, broken }: JsonStream): DocumentChunk[] {
+  const ends = [...starts.slice(1), broken?.start ?? text.length];
+  let line = 0;
+  let lineStart = 0;
+  let counted = 0;
+  const chunkAt = (offset: number, end: number, index: number): DocumentChunk => {
+    for (let i = text.indexOf("\n", counted); i >= 0 && i < offset; i = text.indexOf("\n", i + 1)) {
+      line++;
+      lineStart = i + 1;
+    }
+    counted = offset;
+    return { text: text.slice(offset, end), offset, line, column: offset - lineStart, index, json: {} };
+  };
+  const chunks = starts.map((start, i) => chunkAt(start, ends[i] as number, i));
+  if (broken) {
+    const rest = chunkAt(broken.start, text.length, chunks.length);
+    rest.json = { broken: { at: broken.at - broken.start, message: broken.message } };
+    chunks.push(rest);
+  }
+  return chunks;
+}
+
+/** The line and column (in the whole stream) of an offset in the chunk. */
+function positionIn(chunk: DocumentChunk, offset: number): Position {
+  const before = chunk.text.slice(0, offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  const lines = before.split("\n").length - 1;
+  return { line: chunk.line + lines + 1, column: offset - lineStart + 1 + (lines === 0 ? chunk.column : 0) };
 }
 
 /**
@@ -299,6 +347,9 @@ function loneDirective(text: string): number | undefined {
   if (at === undefined || !text.split("\n").every((line) => /^(?:%|[ \t]*(?:#|\r?$))/.test(line))) return undefined;
   return at;
 }
+
+const notJsonValue = (go: string) =>
+  `not a JSON value: kubectl reads a file that starts with several JSON values as a stream of JSON values to its end, and refuses this ("${go}")`;
 
 const directiveCut =
   'directive cut from its document: kubectl splits a file at its --- lines, so it reads this directive alone and refuses it ("did not find expected <document start>"); remove the directive';
@@ -371,26 +422,33 @@ function describeYamlError(message: string): string {
 /**
  * The text of a document with edits: made in its syntax tree when that reads
  * back as the edited value, else the edited value printed anew, saying why.
+ * A value of a JSON stream stays JSON, with the blanks after it: YAML there
+ * would end the stream for kubectl.
  */
 function render(
   doc: Document | undefined,
-  original: string,
+  chunk: DocumentChunk,
   value: JsonValue,
   edits: readonly Edit[],
   onLost: ((why: string) => void) | undefined,
 ): string {
+  const original = chunk.text;
   if (edits.length === 0) return original;
   // Printed with the document's line breaks: a quoted carriage return is escaped, so none is in the text.
   const lineBreaks = (text: string) => (original.includes("\r\n") ? text.replaceAll("\n", "\r\n") : text);
+  const blanksAfter = chunk.json ? original.slice(original.trimEnd().length) : "";
   const edited = applyEdits(value, edits);
   let lost = "only a lenient reading could read it: its syntax tree is not the document";
   if (doc) {
     const inPlace = editInPlace(doc, original, edits);
-    if ("text" in inPlace && readsBackAs(inPlace.text, edited)) return lineBreaks(inPlace.text);
-    lost = "text" in inPlace ? "the text edited in place did not read back as the edited object" : inPlace.lost;
+    if ("text" in inPlace && readsBackAs(inPlace.text, edited)) {
+      if (!chunk.json) return lineBreaks(inPlace.text);
+      if (isJsonValue(inPlace.text)) return lineBreaks(inPlace.text.trimEnd()) + blanksAfter;
+      lost = "the text edited in place is not JSON, which a value of a JSON stream must stay";
+    } else lost = "text" in inPlace ? "the text edited in place did not read back as the edited object" : inPlace.lost;
   }
   onLost?.(lost);
-  return lineBreaks(printYaml(edited));
+  return chunk.json ? JSON.stringify(edited) + blanksAfter : lineBreaks(printYaml(edited));
 }
 
 function readsBackAs(text: string, value: JsonValue): boolean {

@@ -227,4 +227,19 @@ describe("SourceDocument.render", () => {
     expect(lost).toEqual(["only a lenient reading could read it: its syntax tree is not the document"]);
     expect(readBack(rendered as string)).toEqual({ args: [" a "], kind: "no" });
   });
+
+  it("keeps a value of a JSON stream JSON, with the blanks after it: edited in place, or else printed anew as JSON", () => {
+    // YAML among the values would end the stream for kubectl, which reads it as JSON to its end.
+    const text = '{"a": 1}\r\n{"spec": {"s": {"type": "Recreate", "rollingUpdate": {"maxSurge": 1}}}}\r\n\r\n{"c": 3}';
+    const documents = parseSource(text, "s.json").documents;
+    const lost: string[] = [];
+    const cleared = documents[1]?.render([{ path: ["spec", "s", "rollingUpdate"] }], (w) => lost.push(w));
+    expect(cleared).toBe('{"spec": {"s": {"type": "Recreate"}}}\r\n\r\n');
+    expect(lost).toEqual([]);
+    // The `yaml` package writes a new mapping in flow style with plain keys: YAML, not JSON.
+    const set = documents[2]?.render([{ path: ["d"], value: { e: "yes" } }], (w) => lost.push(w));
+    expect(set).toBe('{"c":3,"d":{"e":"yes"}}');
+    expect(lost).toEqual(["the text edited in place is not JSON, which a value of a JSON stream must stay"]);
+    expect(documents[0]?.render([])).toBe('{"a": 1}\r\n');
+  });
 });

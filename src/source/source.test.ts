@@ -275,3 +275,80 @@ describe("parseSource", () => {
     expect(parseSource("a: \u0000", "bin.yaml").findings[0]?.message).toContain("binary");
   });
 });
+
+describe("parseSource on a stream of JSON values (what tools writing one JSON object per line write)", () => {
+  // apimachinery's YAMLOrJSONDecoder reads a text starting with { through encoding/json's Decoder,
+  // one value after another: kubectl applies each as an object of its own.
+  const cm = (name: string, data: string) =>
+    `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}"},"data":${data}}`;
+
+  it("reads each value as a document of its own, and locates its fields in the whole text", () => {
+    const text = `${cm("a", '{"x":"1"}')}
+${cm("b", '{"y":"2"}')}
+`;
+    const { documents, findings } = parseSource(text, "two.json");
+    expect(findings).toEqual([]);
+    expect(documents.map((d) => [d.index, d.value])).toEqual([
+      [0, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" }, data: { x: "1" } }],
+      [1, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "b" }, data: { y: "2" } }],
+    ]);
+    expect(documents[1]?.locate(["metadata", "name"])).toEqual({ line: 2, column: 51 });
+    expect(documents[1]?.locate(["data", "y"])).toEqual({ line: 2, column: 71 });
+  });
+
+  it("reads three values, blank lines, a byte order mark, and values sharing a line, and keeps each value's text", () => {
+    const text = `\uFEFF\n  {"a": 1}\n\n{"b":\n  {"c": [1, 2]}\n} {"d": null}{"e": "f"}`;
+    const { documents, findings } = parseSource(text, "three.json");
+    expect(findings).toEqual([]);
+    expect(documents.map((d) => [d.index, d.value])).toEqual([
+      [0, { a: 1 }],
+      [1, { b: { c: [1, 2] } }],
+      [2, { d: null }],
+      [3, { e: "f" }],
+    ]);
+    expect(documents[1]?.locate(["b", "c", 1])).toEqual({ line: 5, column: 13 });
+    expect(documents[2]?.locate(["d"])).toEqual({ line: 6, column: 4 });
+    expect(documents[3]?.locate(["e"])).toEqual({ line: 6, column: 15 });
+    // Each value with the blanks after it: the stream is their texts one after another.
+    expect(documents.map((d) => d.render([])).join("")).toBe(text.slice(text.indexOf("{")));
+  });
+
+  it("refuses a duplicate key in a value, as the API server's strict decoding does, and reads the others", () => {
+    const text = `${cm("a", "{}")}\n{"kind": "ConfigMap",\n "kind": "Secret"}\n${cm("c", "{}")}\n`;
+    const { documents, findings } = parseSource(text, "dup.json");
+    expect(documents.map((d) => d.index)).toEqual([0, 2]);
+    expect(findings.map((f) => [f.line, f.column, f.document, f.message])).toEqual([
+      [3, 2, 1, 'Invalid document: mapping key "kind" already defined at line 2'],
+    ]);
+  });
+
+  it("refuses what follows the values and is no JSON value, once, where Go's decoder stops, in its words", () => {
+    const says = (go: string) =>
+      `Invalid document: not a JSON value: kubectl reads a file that starts with several JSON values as a stream of JSON values to its end, and refuses this ("${go}")`;
+    const two = `{"a": 1}\n{"b": 2}\n`;
+    for (const [tail, line, column, go] of [
+      ["kind: ConfigMap\nmetadata: {}\n", 3, 1, "invalid character 'k' looking for beginning of value"],
+      ['---\n{"c": 3}\n', 3, 2, "invalid character '-' in numeric literal"],
+      ['{"c": tru}\n{"d": 4}\n', 3, 10, "invalid character '}' in literal true (expecting 'e')"],
+      ['{"c": 3,}\n', 3, 9, "invalid character '}' looking for beginning of object key string"],
+      ['{"c": [1 2]}\n', 3, 10, "invalid character '2' after array element"],
+      ['{"c": "\t"}\n', 3, 8, "invalid character '\\t' in string literal"],
+      ['{"c": 3\n', 3, 1, "unexpected EOF"],
+    ] as const) {
+      const { documents, findings } = parseSource(two + tail, "tail.json");
+      expect(documents.map((d) => d.value)).toEqual([{ a: 1 }, { b: 2 }]);
+      expect(findings.map((f) => [f.line, f.column, f.document, f.message])).toEqual([[line, column, 2, says(go)]]);
+    }
+  });
+
+  it("reads a JSON value followed by a --- line as YAML, as Go's decoder does after one value", () => {
+    const { documents, findings } = parseSource(`{"a": 1}\n---\nb: 2\n---\n{"c": 3}\n`, "y.json");
+    expect(findings).toEqual([]);
+    expect(documents.map((d) => [d.index, d.value])).toEqual([
+      [0, { a: 1 }],
+      [1, { b: 2 }],
+      [2, { c: 3 }],
+    ]);
+    expect(documents[2]?.locate(["c"])).toEqual({ line: 5, column: 2 });
+  });
+});

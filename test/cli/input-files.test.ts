@@ -1,6 +1,6 @@
 /**
  * Files as the CLI and `kunion check` read them: bytes that are not UTF-8, numbers JSON has not,
- * directives, and what a folder may hold besides files (a FIFO, a broken link).
+ * directives, streams of JSON values, and what a folder may hold besides files (a FIFO, a broken link).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
@@ -108,6 +108,45 @@ describe("a %YAML directive", () => {
     expect(code).toBe(1);
     expect(stdout).toContain("dir2.yaml:1:1: error parse: Invalid document: directive cut from its document: ");
     expect(stdout).not.toContain("Missing directives-end indicator line");
+  });
+});
+
+describe("a stream of JSON values, one object per line (NDJSON)", () => {
+  const json = (name: string, data: object) =>
+    JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data });
+
+  it("is read as kubectl reads it, each object a document of its own: one invalid ConfigMap, one finding on its line", () => {
+    const dir = folder({ "maps.json": `${json("a", { x: "1" })}\n${json("b", { y: 2 })}\n` });
+    const { code, stdout } = kunion("validate", "--summary", dir);
+    expect(code).toBe(1);
+    expect(stdout.trimEnd().split("\n")).toEqual([
+      `${join(dir, "maps.json")}:2:71: error schema: data.y: Invalid value: "integer": data.y in body must be of type string: "integer"`,
+      "1 file(s), 2 object(s): 1 error(s), 0 warning(s), 0 notice(s)",
+    ]);
+  });
+
+  it("normalize prints the stream back with only the edited object changed, still JSON", () => {
+    const strategy = { type: "Recreate", rollingUpdate: { maxSurge: 1 } };
+    const recreate = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "d" },
+      spec: { strategy, template: { spec: { containers: [{ name: "c", image: "i" }] } } },
+    };
+    const dir = folder({
+      "live.yaml": deployment("strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1}}"),
+      "s.json": `${json("a", {})}\n${JSON.stringify(recreate)}\n\n${json("c", {})}\n`,
+    });
+    const { code, stdout, stderr } = kunion("normalize", "--old", join(dir, "live.yaml"), join(dir, "s.json"));
+    expect(code).toBe(0);
+    const lines = stdout.split("\n");
+    expect([lines[0], ...lines.slice(2)]).toEqual([json("a", {}), "", json("c", {}), ""]);
+    expect(JSON.parse(lines[1] as string)).toEqual({
+      ...recreate,
+      spec: { ...recreate.spec, strategy: { type: "Recreate" } },
+    });
+    const column = JSON.stringify(recreate).indexOf('"rollingUpdate"') + 1;
+    expect(stderr).toBe(`${join(dir, "s.json")}:2:${column}: cleared spec.strategy.rollingUpdate\n`);
   });
 });
 
