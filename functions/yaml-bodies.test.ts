@@ -180,6 +180,14 @@ describe("a kind: List is its items", () => {
     expect(answer.findings.map((f: { item: string }) => f.item)).toEqual(["items[0]", "items[1]", "items[2].items[0]"]);
   });
 
+  it("a List whose items are no list is refused, as kubectl cannot decode it", async () => {
+    const answer = await json(await post("/v1/validate", "apiVersion: v1\nkind: List\nitems: {a: b}\n", yaml));
+    expect(answer.valid).toBe(false);
+    expect(answer.findings.map((f: { message: string }) => f.message)).toEqual([
+      'items: Invalid value: "object": items in body must be of type array: "object"',
+    ]);
+  });
+
   const live = parse(text("examples/deployment/live.yaml"));
   const recreate = parse(text("examples/deployment/recreate.yaml"));
 

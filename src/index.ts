@@ -43,6 +43,7 @@ export {
   type ParsedFile,
   type SourceObject,
   type TextFile,
+  undecodableList,
   type ValidateObjectOptions,
   type ValidateObjectsOptions,
   validateObject,

@@ -226,6 +226,17 @@ items:
     ]);
     expect(stderr).toContain("2 file(s), 4 object(s)");
   });
+
+  it("a List whose items are no list is refused, as kubectl cannot decode it; a custom kind ending in List is not", () => {
+    const list = "apiVersion: v1\nkind: List\nitems: {a: b}\n";
+    const custom = "apiVersion: example.com/v1\nkind: AllowList\nmetadata: {name: a}\nitems: {a: b}\n";
+    const { code, stdout } = kunion({ "l.yaml": list, "c.yaml": custom }, "validate", "@l.yaml", "@c.yaml");
+    expect(code).toBe(1);
+    expect(stdout.split("\n").filter(Boolean)).toEqual([
+      "c.yaml:2:1: notice schema-missing: kind: No schema known: example.com/v1, Kind=AllowList (give its CRD to check it)",
+      'l.yaml:3:1: error object: items: Invalid value: "object": items in body must be of type array: "object"',
+    ]);
+  });
 });
 
 describe("the Kubernetes release to validate for", () => {

@@ -19,6 +19,7 @@ import {
   refusedCrdStructure,
   releaseOf,
   type SourceDocument,
+  undecodableList,
   validateObject,
   withListItems,
 } from "../../src/index.js";
@@ -51,14 +52,17 @@ export function validateRoute(app: Hono, ctx: RouteContext): void {
         budget.check(many ? `objects[${i}]` : "object");
         const type = typeOf(item.value);
         // An item is checked as an object sent alone is (objectsOf would take a CRD item for a declaration, unchecked).
-        const found = type
-          ? validateObject(catalog, type.apiVersion, type.kind, type.object, {
-              oldObject,
-              ratcheting: options.ratcheting !== false,
-              unknownFields,
-              kubernetesVersion: release?.release,
-            }).map((f) => ({ ...f, ...item.locate(f.path) }))
-          : notAnObject(item);
+        const undecodable = undecodableList(item);
+        const found = undecodable
+          ? [undecodable]
+          : type
+            ? validateObject(catalog, type.apiVersion, type.kind, type.object, {
+                oldObject,
+                ratcheting: options.ratcheting !== false,
+                unknownFields,
+                kubernetesVersion: release?.release,
+              }).map((f) => ({ ...f, ...item.locate(f.path) }))
+            : notAnObject(item);
         valid &&= !found.some((f) => f.severity === "error");
         // a loop, not push(...): an object may have more findings than a call takes arguments
         for (const f of found) findings.push(answer(f, locate !== undefined, many ? i : undefined, placeOf(item)));

@@ -13,7 +13,7 @@ export { buildCatalog, type Catalog, type GoSource, isSchemaDocument, type Resol
 export { type ChangedFile, type CheckOptions, checkChanges, looksLikeTemplate } from "./changes.js";
 export { checkRoundTrips, isConversion, loadConversions } from "./conversions.js";
 export { type ChangeFinding, type CrdRevision, diffCrdDocuments, diffCrdFiles } from "./crd-diff.js";
-export { withListItems } from "./lists.js";
+export { undecodableList, withListItems } from "./lists.js";
 export {
   indexByIdentity,
   type NormalizedObject,

@@ -4,7 +4,9 @@
  * document of its own, located inside the list's text. The objects to check
  * and the CRDs to declare are both read from the items.
  */
-import type { SourceDocument } from "../source/index.js";
+import type { Finding } from "../findings/index.js";
+import { locateFinding, type SourceDocument } from "../source/index.js";
+import { invalidTypeAt } from "../validate/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 
 /** The items of a list document as documents of their own; undefined when `doc` is no list. */
@@ -16,6 +18,18 @@ export function listItemsOf(doc: SourceDocument): SourceDocument[] | undefined {
   if (typeof apiVersion !== "string" || apiVersion === "" || typeof kind !== "string") return undefined;
   if (!kind.endsWith("List") || !Array.isArray(items)) return undefined;
   return items.map((item, i) => listItem(doc, item, i, apiVersion, kind));
+}
+
+/**
+ * A v1 List whose items are no list, which kubectl cannot decode: its objects are unknown and the document is
+ * refused. (A custom kind's name may end in List and hold items of its own: only v1 List is known to be a list.)
+ */
+export function undecodableList(doc: SourceDocument): Finding | undefined {
+  if (!isObject(doc.value) || getKey(doc.value, "apiVersion") !== "v1" || getKey(doc.value, "kind") !== "List")
+    return undefined;
+  const items = getKey(doc.value, "items");
+  if (items === undefined || items === null || Array.isArray(items)) return undefined;
+  return locateFinding(doc, { ...invalidTypeAt(["items"], "array", items), rule: "object" });
 }
 
 /** The documents with every list replaced by its items, a list inside a list too. */

@@ -18,7 +18,7 @@ import { validateObjectMetadata, validateWithSchema, WorkBudget, withWorkBudget 
 import { displayText, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { type BuiltinSchemas, notCarried, releaseSchemas, servedLater, validateBuiltinObject } from "./builtins.js";
 import { type Catalog, isSchemaDocument } from "./catalog.js";
-import { listItemsOf } from "./lists.js";
+import { listItemsOf, undecodableList } from "./lists.js";
 
 /** A Kubernetes object read from a document, with what identifies it across revisions. */
 export interface SourceObject {
@@ -66,6 +66,11 @@ export function objectsOf(
       findings.push(locateFinding(doc, required(["kind"], "", { rule: "object" })));
     if (typeof apiVersion !== "string" || typeof kind !== "string" || !apiVersion || !kind) continue;
     const items = listItemsOf(doc);
+    const undecodable = undecodableList(doc);
+    if (undecodable) {
+      findings.push(undecodable);
+      continue;
+    }
     if (items !== undefined) {
       // a loop, not push(...): a list may hold more items than a call takes arguments
       const listed = objectsOf(items, release);

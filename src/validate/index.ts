@@ -17,9 +17,11 @@ export { type ValidateOptions, validateWithSchema } from "./validate.js";
 
 import type { Finding } from "../findings/index.js";
 import type { NameRule } from "../names/index.js";
+import type { FieldPath } from "../path/index.js";
 import { getKey, isObject, type JsonValue } from "../value/index.js";
+import { invalidType } from "./keywords/type.js";
 import { validateObjectMeta } from "./metadata.js";
-import { childLoc } from "./types.js";
+import { childLoc, kindOf, type Loc } from "./types.js";
 
 /**
  * `metadata` of an object whose schema is not a CRD's (Kubernetes' own kinds):
@@ -29,4 +31,10 @@ import { childLoc } from "./types.js";
 export function validateObjectMetadata(object: JsonValue, nameRule?: NameRule): Finding[] {
   const meta = isObject(object) ? getKey(object, "metadata") : undefined;
   return validateObjectMeta(meta, childLoc(undefined, "metadata"), { root: true, unknown: undefined, nameRule });
+}
+
+/** A value of the wrong JSON type at `path`, in the schema's words (`items in body must be of type array: "object"`). */
+export function invalidTypeAt(path: FieldPath, typeName: string, value: JsonValue): Finding {
+  const loc = path.reduce<Loc | undefined>((parent, seg) => childLoc(parent, seg), undefined);
+  return invalidType(loc, typeName, kindOf(value));
 }
