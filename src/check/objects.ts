@@ -236,7 +236,7 @@ function validateServedObject(
             isWordedDiscriminator(target.unions, f.path)
           ),
       );
-      return [...notes, ...schema, ...validateHandWritten(apiVersion, kind, object), ...unions];
+      return [...notes, ...schema, ...validateHandWritten(apiVersion, kind, object, minorOf(release)), ...unions];
     }
     case "smd":
       return validateUnions({ object, oldObject, schema: target.unions }, { ratcheting });

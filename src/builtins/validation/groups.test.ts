@@ -153,6 +153,7 @@ describe("Services (ValidateService)", () => {
         'spec.externalIPs[1]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)',
         'spec.externalIPs[2]: Invalid value: "0.0.0.0": may not be unspecified (0.0.0.0)',
         'spec.externalIPs[3]: Invalid value: "::ffff:192.0.2.1": must not be an IPv4-mapped IPv6 address',
+        "warning spec.externalIPs is deprecated and may no longer be implemented in some clusters",
       ],
     ],
     [
@@ -335,17 +336,20 @@ describe("Ingress (ValidateIngressCreate, validateIngressRules, validateHTTPIngr
     ],
     ["an empty path list", { rules: [{ http: { paths: [] } }] }, ["spec.rules[0].http.paths: Required value"]],
   ]);
+  // networking/ingress strategy's WarningsOnCreate, whatever the annotation says
+  const classDeprecated = `warning annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead`;
   const classed = (annotations: JsonObject) => ({
     metadata: { name: "i", annotations },
     spec: { ...rule({}), ingressClassName: "nginx" },
   });
   run("networking.k8s.io/v1", "Ingress", classed, [
-    ["the class annotation agreeing", { "kubernetes.io/ingress.class": "nginx" }, []],
+    ["the class annotation agreeing", { "kubernetes.io/ingress.class": "nginx" }, [classDeprecated]],
     [
       "the class annotation naming another class",
       { "kubernetes.io/ingress.class": "traefik" },
       [
         'annotations.kubernetes.io/ingress.class: Invalid value: "traefik": must match `ingressClassName` when both are specified',
+        classDeprecated,
       ],
     ],
   ]);

@@ -3,7 +3,7 @@
  * (pkg/apis/<group>/validation in kubernetes/kubernetes): the rules no
  * OpenAPI schema states, in the API server's words, one module per API
  * group, and the warnings it sends with an accepted object
- * (pkg/api/pod/warnings.go). Run after the schema, on objects as written:
+ * (warnings.ts). Run after the schema, on objects as written:
  * where the server would first default a field, these rules apply its
  * default. Kubernetes' published schemas carry no enums: the enum-like
  * fields the server checks by hand are checked here. Required fields the
@@ -29,6 +29,7 @@ import {
 import { validateIngress, validateNetworkPolicy } from "./networking.js";
 import { validatePodDisruptionBudget } from "./policy.js";
 import { validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from "./rbac.js";
+import { warningsFor } from "./warnings.js";
 
 type Validator = (object: JsonObject) => Finding[];
 
@@ -59,8 +60,8 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
   }),
 );
 
-/** The hand-written rules' findings for a built-in object (none for a kind without such rules). */
-export function validateHandWritten(apiVersion: string, kind: string, object: JsonObject): Finding[] {
+/** The hand-written rules' findings for a built-in object, and the warnings release `minor` (36 for 1.36) would send with it. */
+export function validateHandWritten(apiVersion: string, kind: string, object: JsonObject, minor: number): Finding[] {
   const validate = validators[`${apiVersion}/${kind}`];
-  return validate === undefined ? [] : validate(object);
+  return [...(validate === undefined ? [] : validate(object)), ...warningsFor(apiVersion, kind, object, minor)];
 }

@@ -5,10 +5,9 @@
  * ValidatePodSpec and what it calls (ValidateVolumes, validateContainers,
  * validateInitContainers, validateContainerCommon, validateContainerPorts,
  * ValidateVolumeMounts, validateResourceRequirements, the probes and
- * handlers), plus the warnings of pkg/api/pod/warnings.go about container
- * ports. Modules of their own: volume sources (volumes.ts), a container's
+ * handlers). Modules of their own: volume sources (volumes.ts), a container's
  * environment (env.ts), scheduling (scheduling.ts), security contexts
- * (security.ts).
+ * (security.ts), and the warnings the server sends with a pod (warnings.ts).
  *
  * The enum-like fields (restartPolicy, dnsPolicy, imagePullPolicy, port
  * protocols, tolerations, …) are checked here: Kubernetes' published schemas
@@ -18,7 +17,7 @@
  */
 import type { Finding } from "../../findings/index.js";
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from "../../names/index.js";
-import { child, type FieldPath, formatPath } from "../../path/index.js";
+import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
 import {
   asError,
@@ -47,7 +46,6 @@ import {
   stringMapAt,
   validateAnnotations,
   validateLabels,
-  warningAt,
 } from "./common.js";
 import { validateContainerEnv } from "./env.js";
 import { validateContainerResources } from "./resources.js";
@@ -177,7 +175,6 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
     const value = stringAt(spec, key);
     if (value) out.push(...invalidEach(child(path, key), value, rule(value)));
   }
-  out.push(...portWarnings(spec, path));
   return out;
 }
 
@@ -437,48 +434,4 @@ function hostPortConflicts(containers: readonly [number, JsonObject][], path: Fi
     }
   }
   return out;
-}
-
-interface PortSeen {
-  path: FieldPath;
-  hostIP: string;
-  hostPort: number;
-}
-
-/**
- * pkg/api/pod/warnings.go: ports of all containers (init containers first)
- * with the same container port and protocol. The API server accepts them
- * and warns, and so does kunion.
- */
-function portWarnings(spec: JsonObject, path: FieldPath): Finding[] {
-  const out: Finding[] = [];
-  const seen = new Map<string, PortSeen[]>();
-  for (const list of ["initContainers", "containers", "ephemeralContainers"]) {
-    for (const [i, ctr] of objectItems(spec, list)) {
-      for (const [j, port] of objectItems(ctr, "ports")) {
-        const containerPort = intAt(port, "containerPort");
-        const hostPort = intAt(port, "hostPort");
-        const hostIP = stringAt(port, "hostIP");
-        if (containerPort === undefined || hostPort === undefined || hostIP === undefined) continue;
-        const at = child(path, list, i, "ports", j);
-        const key = `${containerPort}/${stringAt(port, "protocol") || "TCP"}`;
-        const others = seen.get(key) ?? [];
-        for (const other of others) {
-          const text = portClash({ path: at, hostIP, hostPort }, other);
-          if (text !== undefined)
-            out.push(warningAt(at, `${text} with ${formatPath(other.path)}`, "FieldValueDuplicate"));
-        }
-        seen.set(key, [...others, { path: at, hostIP, hostPort }]);
-      }
-    }
-  }
-  return out;
-}
-
-function portClash(a: PortSeen, b: PortSeen): string | undefined {
-  if (a.hostIP === b.hostIP && a.hostPort === b.hostPort) return "duplicate port definition";
-  if (a.hostPort === 0 || b.hostPort === 0) return "overlapping port definition";
-  if (a.hostPort === b.hostPort && (a.hostIP === "") !== (b.hostIP === ""))
-    return "dangerously ambiguous port definition";
-  return undefined;
 }

@@ -2,9 +2,9 @@
 import type { JsonObject } from "../../value/index.js";
 import { validateHandWritten } from "./index.js";
 
-/** Every message the hand-written rules give, as `severity message`, sorted. */
-export const said = (apiVersion: string, kind: string, object: JsonObject): string[] =>
-  validateHandWritten(apiVersion, kind, object)
+/** Every message the hand-written rules give (for release 1.`minor`), as `severity message`, sorted. */
+export const said = (apiVersion: string, kind: string, object: JsonObject, minor = 36): string[] =>
+  validateHandWritten(apiVersion, kind, object, minor)
     .map((f) => `${f.severity === "error" ? "" : `${f.severity} `}${f.message}`)
     .sort();
 

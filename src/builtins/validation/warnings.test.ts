@@ -1,0 +1,478 @@
+/**
+ * The warnings of pkg/api/pod/warnings.go (warningsForPodSpecAndMeta), pkg/api/node/util.go
+ * (deprecatedNodeLabels, GetWarningsForNodeSelectorTerm) and pkg/api/persistentvolumeclaim/util.go
+ * (GetWarningsForPersistentVolumeClaim), in the API server's words: each case is an object the server
+ * accepts, and the `Warning:` lines kubectl prints for it (warnings_test.go's cases among them).
+ */
+import { describe, expect, it } from "vitest";
+import type { JsonObject } from "../../value/index.js";
+import { container, deployment, pod, said, template } from "./test-helpers.js";
+
+const warnings = (apiVersion: string, kind: string, object: JsonObject) =>
+  said(apiVersion, kind, object).filter((m) => m.startsWith("warning "));
+
+const podCases: [string, JsonObject, JsonObject, string[]][] = [
+  ["a valid pod", {}, {}, []],
+  [
+    "deprecated node labels in the node selector",
+    {},
+    { nodeSelector: { "beta.kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64" } },
+    ['spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead'],
+  ],
+  [
+    "deprecated node labels in node affinity, required and preferred",
+    {},
+    {
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [
+              { matchExpressions: [{ key: "failure-domain.beta.kubernetes.io/zone", operator: "Exists" }] },
+            ],
+          },
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            {
+              weight: 1,
+              preference: {
+                matchExpressions: [{ key: "beta.kubernetes.io/instance-type", operator: "In", values: ["m5"] }],
+              },
+            },
+          ],
+        },
+      },
+    },
+    [
+      'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].key: failure-domain.beta.kubernetes.io/zone is deprecated since v1.17; use "topology.kubernetes.io/zone" instead',
+      'spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference.matchExpressions[0].key: beta.kubernetes.io/instance-type is deprecated since v1.17; use "node.kubernetes.io/instance-type" instead',
+    ],
+  ],
+  [
+    "a topology spread on a deprecated label, without a label selector",
+    {},
+    {
+      topologySpreadConstraints: [
+        { maxSkew: 1, topologyKey: "failure-domain.beta.kubernetes.io/region", whenUnsatisfiable: "DoNotSchedule" },
+      ],
+    },
+    [
+      'spec.topologySpreadConstraints[0].topologyKey: failure-domain.beta.kubernetes.io/region is deprecated since v1.17; use "topology.kubernetes.io/region" instead',
+      "spec.topologySpreadConstraints[0].labelSelector: a null labelSelector results in matching no pod",
+    ],
+  ],
+  [
+    "pod affinity terms without a label selector",
+    {},
+    {
+      affinity: {
+        podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: "kubernetes.io/hostname" }] },
+        podAntiAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            { weight: 1, podAffinityTerm: { topologyKey: "kubernetes.io/hostname" } },
+          ],
+        },
+      },
+    },
+    [
+      "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector: a null labelSelector results in matching no pod",
+      "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.labelSelector: a null labelSelector results in matching no pod",
+    ],
+  ],
+  [
+    "annotations that no longer do anything",
+    {
+      "scheduler.alpha.kubernetes.io/critical-pod": "",
+      "security.alpha.kubernetes.io/sysctls": "a=b",
+      "seccomp.security.alpha.kubernetes.io/pod": "runtime/default",
+      "container.seccomp.security.alpha.kubernetes.io/app": "runtime/default",
+    },
+    {},
+    [
+      'metadata.annotations[scheduler.alpha.kubernetes.io/critical-pod]: non-functional in v1.16+; use the "priorityClassName" field instead',
+      'metadata.annotations[security.alpha.kubernetes.io/sysctls]: non-functional in v1.11+; use the "sysctls" field instead',
+      'metadata.annotations[seccomp.security.alpha.kubernetes.io/pod]: non-functional in v1.27+; use the "seccompProfile" field instead',
+      'metadata.annotations[container.seccomp.security.alpha.kubernetes.io/app]: non-functional in v1.27+; use the "seccompProfile" field instead',
+    ],
+  ],
+  [
+    "seccomp annotations beside the fields that replaced them",
+    {
+      "seccomp.security.alpha.kubernetes.io/pod": "runtime/default",
+      "container.seccomp.security.alpha.kubernetes.io/app": "runtime/default",
+    },
+    {
+      securityContext: { seccompProfile: { type: "RuntimeDefault" } },
+      containers: [container({ securityContext: { seccompProfile: { type: "RuntimeDefault" } } })],
+    },
+    [],
+  ],
+  [
+    "a Pod's AppArmor annotation (it becomes the field on create: no warning)",
+    { "container.apparmor.security.beta.kubernetes.io/app": "runtime/default" },
+    {},
+    [],
+  ],
+  [
+    "deprecated and removed volume plugins",
+    {},
+    {
+      volumes: [
+        { name: "a", gitRepo: { repository: "https://example.com/r.git" } },
+        { name: "b", storageos: { volumeName: "v" } },
+        { name: "c", cephfs: { monitors: ["10.0.0.1:6789"] } },
+        { name: "d", rbd: { monitors: ["10.0.0.1:6789"], image: "i" } },
+        { name: "e", glusterfs: { endpoints: "e", path: "p" } },
+      ],
+    },
+    [
+      "spec.volumes[0].gitRepo: deprecated in v1.11",
+      "spec.volumes[1].storageOS: deprecated in v1.22, non-functional in v1.25+",
+      "spec.volumes[2].cephfs: deprecated in v1.28, non-functional in v1.31+",
+      "spec.volumes[3].rbd: deprecated in v1.28, non-functional in v1.31+",
+      "spec.volumes[4].glusterfs: deprecated in v1.25, non-functional in v1.26+",
+    ],
+  ],
+  [
+    "a generic ephemeral volume asking for a fraction of a byte",
+    {},
+    {
+      volumes: [
+        {
+          name: "scratch",
+          ephemeral: {
+            volumeClaimTemplate: {
+              spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1.5" } } },
+            },
+          },
+        },
+      ],
+    },
+    [
+      'spec.volumes[0].ephemeral.volumeClaimTemplate.spec.resources.requests[storage]: fractional byte value "1500m" is invalid, must be an integer',
+    ],
+  ],
+  [
+    "repeated host aliases and image pull secrets, and a nameless pull secret",
+    {},
+    {
+      hostAliases: [
+        { ip: "10.0.0.1", hostnames: ["a"] },
+        { ip: "10.0.0.1", hostnames: ["b"] },
+      ],
+      imagePullSecrets: [{ name: "reg" }, { name: "reg" }, {}],
+    },
+    [
+      'spec.hostAliases[1].ip: duplicate ip "10.0.0.1"',
+      'spec.imagePullSecrets[1].name: duplicate name "reg"',
+      'spec.imagePullSecrets[2].name: invalid empty name ""',
+    ],
+  ],
+  [
+    "fractional bytes of memory and ephemeral storage, in canonical form (1.1k is whole)",
+    {},
+    {
+      overhead: { memory: "0.5" },
+      initContainers: [container({ name: "init", resources: { requests: { "ephemeral-storage": "1.1k" } } })],
+      containers: [container({ resources: { limits: { memory: "100m", cpu: "100m" } } })],
+    },
+    [
+      'spec.overhead[memory]: fractional byte value "500m" is invalid, must be an integer',
+      'spec.containers[0].resources.limits[memory]: fractional byte value "100m" is invalid, must be an integer',
+    ],
+  ],
+  [
+    "an environment variable defined twice",
+    {},
+    {
+      containers: [
+        container({
+          env: [
+            { name: "A", value: "1" },
+            { name: "A", value: "2" },
+            { name: "PATH", value: "/bin" },
+            { name: "PATH", value: "$(PATH):/usr/bin" },
+            { name: "B", value: "x" },
+            { name: "B", value: "$(B)" },
+          ],
+        }),
+      ],
+    },
+    [
+      'spec.containers[0].env[1]: hides previous definition of "A", which may be dropped when using apply',
+      'spec.containers[0].env[5]: hides previous definition of "B", which may be dropped when using apply',
+    ],
+  ],
+  [
+    "a host IP without a host port",
+    {},
+    { containers: [container({ ports: [{ name: "http", containerPort: 80, hostIP: "10.0.0.1" }] })] },
+    [
+      "spec.containers[0].ports[0]: hostIP set without hostPort: {Name:http HostPort:0 ContainerPort:80 Protocol:TCP HostIP:10.0.0.1}",
+    ],
+  ],
+  [
+    "a negative grace period",
+    {},
+    { terminationGracePeriodSeconds: -1 },
+    ["spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1"],
+  ],
+];
+
+describe("the warnings the API server sends with a Pod (pkg/api/pod/warnings.go)", () => {
+  it.each(podCases)("%s", (_, annotations, spec, expected) => {
+    const object = pod(spec);
+    (object.metadata as JsonObject).annotations = annotations;
+    expect(warnings("v1", "Pod", object)).toEqual(expected.map((m) => `warning ${m}`).sort());
+  });
+
+  it("a fractional byte count rounds up before it is judged (Quantity.MilliValue)", () => {
+    const object = pod({ containers: [container({ resources: { requests: { memory: "1.0001" } } })] });
+    expect(warnings("v1", "Pod", object)).toEqual([
+      'warning spec.containers[0].resources.requests[memory]: fractional byte value "1000100u" is invalid, must be an integer',
+    ]);
+  });
+});
+
+const volumePathCases: [string, JsonObject[], string[]][] = [
+  [
+    "a ConfigMap's keys into one file",
+    [
+      {
+        name: "cfg",
+        configMap: {
+          name: "c",
+          items: [
+            { key: "a", path: "x" },
+            { key: "b", path: "x" },
+          ],
+        },
+      },
+    ],
+    ['volume "cfg" (ConfigMap "c"): overlapping paths: "x" with "x"'],
+  ],
+  [
+    "a Secret's key into a directory another key is a file of",
+    [
+      {
+        name: "s",
+        secret: {
+          secretName: "top",
+          items: [
+            { key: "a", path: "test" },
+            { key: "b", path: "test/app/" },
+          ],
+        },
+      },
+    ],
+    ['volume "s" (Secret "top"): overlapping paths: "test/app" with "test"'],
+  ],
+  [
+    "paths that only share a prefix of letters (Go's comparison flags them too)",
+    [
+      {
+        name: "d",
+        downwardAPI: {
+          items: [
+            { path: "app", fieldRef: { fieldPath: "metadata.name" } },
+            { path: "application", fieldRef: { fieldPath: "metadata.uid" } },
+          ],
+        },
+      },
+    ],
+    ['volume "d" (DownwardAPI): overlapping paths: "application" with "app"'],
+  ],
+  [
+    "a projected token over a projected ConfigMap's file",
+    [
+      {
+        name: "p",
+        projected: {
+          sources: [
+            { configMap: { name: "c", items: [{ key: "k", path: "token" }] } },
+            { serviceAccountToken: { path: "token" } },
+          ],
+        },
+      },
+    ],
+    ['volume "p" (Projected ServiceAccountToken): overlapping paths: "token" with "token"'],
+  ],
+  [
+    "an empty projection",
+    [{ name: "p", projected: { sources: [{}] } }],
+    ['volume "p" (Projected) has no sources provided'],
+  ],
+  [
+    "distinct paths",
+    [
+      {
+        name: "cfg",
+        configMap: {
+          name: "c",
+          items: [
+            { key: "a", path: "x/a" },
+            { key: "b", path: "x/b" },
+          ],
+        },
+      },
+    ],
+    [],
+  ],
+];
+
+describe("overlapping paths in one volume (warningsForOverlappingVirtualPaths)", () => {
+  it.each(volumePathCases)("%s", (_, volumes, expected) => {
+    const object = deployment({ selector: { matchLabels: { app: "web" } }, template: template({ volumes }) });
+    expect(warnings("apps/v1", "Deployment", object)).toEqual(expected.map((m) => `warning ${m}`));
+  });
+});
+
+describe("warnings on templates, claims and claim templates", () => {
+  it("a template's are at its path, AppArmor annotations included (GetWarningsForPodTemplate)", () => {
+    const t = template({ nodeSelector: { "beta.kubernetes.io/arch": "amd64" } });
+    (t.metadata as JsonObject).annotations = {
+      "container.apparmor.security.beta.kubernetes.io/app": "runtime/default",
+    };
+    const cronJob = {
+      apiVersion: "batch/v1",
+      kind: "CronJob",
+      metadata: { name: "c" },
+      spec: {
+        schedule: "* * * * *",
+        jobTemplate: { spec: { template: { ...t, spec: { ...(t.spec as JsonObject), restartPolicy: "Never" } } } },
+      },
+    };
+    expect(warnings("batch/v1", "CronJob", cronJob)).toEqual([
+      'warning spec.jobTemplate.spec.template.metadata.annotations[container.apparmor.security.beta.kubernetes.io/app]: deprecated since v1.30; use the "appArmorProfile" field instead',
+      'warning spec.jobTemplate.spec.template.spec.nodeSelector[beta.kubernetes.io/arch]: deprecated since v1.14; use "kubernetes.io/arch" instead',
+    ]);
+  });
+
+  it("a claim with the beta storage class annotation and a fractional size", () => {
+    const claim = {
+      apiVersion: "v1",
+      kind: "PersistentVolumeClaim",
+      metadata: { name: "data", annotations: { "volume.beta.kubernetes.io/storage-class": "fast" } },
+      spec: {
+        accessModes: ["ReadWriteOnce"],
+        resources: { requests: { storage: "1.5Gi" }, limits: { storage: "0.1" } },
+      },
+    };
+    expect(warnings("v1", "PersistentVolumeClaim", claim)).toEqual([
+      'warning metadata.annotations[volume.beta.kubernetes.io/storage-class]: deprecated since v1.8; use "storageClassName" attribute instead',
+      'warning spec.resources.limits[storage]: fractional byte value "100m" is invalid, must be an integer',
+    ]);
+  });
+
+  it("a StatefulSet's claim templates", () => {
+    const set = {
+      apiVersion: "apps/v1",
+      kind: "StatefulSet",
+      metadata: { name: "db" },
+      spec: {
+        selector: { matchLabels: { app: "web" } },
+        serviceName: "db",
+        template: template(),
+        volumeClaimTemplates: [
+          {
+            metadata: { name: "data" },
+            spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "0.5" } } },
+          },
+        ],
+      },
+    };
+    expect(warnings("apps/v1", "StatefulSet", set)).toEqual([
+      'warning spec.volumeClaimTemplates[0].resources.requests[storage]: fractional byte value "500m" is invalid, must be an integer',
+    ]);
+  });
+});
+
+describe("a workload's name that is no DNS label (each strategy's WarningsOnCreate)", () => {
+  it("a Pod's is its hostname", () => {
+    const object = pod({});
+    (object.metadata as JsonObject).name = "web.v1";
+    expect(warnings("v1", "Pod", object)).toEqual([
+      "warning metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]",
+    ]);
+  });
+
+  it("a Deployment's starts its pods' names; a DaemonSet's and a ConfigMap's do not warn", () => {
+    const object = deployment();
+    (object.metadata as JsonObject).name = "manage-v1.1";
+    expect(warnings("apps/v1", "Deployment", object)).toEqual([
+      "warning metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]",
+    ]);
+    expect(warnings("apps/v1", "DaemonSet", { ...object, kind: "DaemonSet" })).toEqual([]);
+    expect(warnings("v1", "ConfigMap", { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a.b" } })).toEqual([]);
+  });
+});
+
+const service = (spec: JsonObject, annotations: JsonObject = {}): JsonObject => ({
+  apiVersion: "v1",
+  kind: "Service",
+  metadata: { name: "web", annotations },
+  spec: { ports: [{ port: 80 }], ...spec },
+});
+
+const serviceCases: [string, JsonObject, number, string[]][] = [
+  ["a plain Service", service({ selector: { app: "web" } }), 36, []],
+  [
+    "the topology-aware-hints annotation",
+    service({}, { "service.kubernetes.io/topology-aware-hints": "auto" }),
+    32,
+    [
+      "annotation service.kubernetes.io/topology-aware-hints is deprecated, please use service.kubernetes.io/topology-mode instead",
+    ],
+  ],
+  [
+    "a headless Service's ignored fields, from 1.34",
+    service({ clusterIP: "None", loadBalancerIP: "10.0.0.9", sessionAffinity: "ClientIP" }),
+    34,
+    ["spec.loadBalancerIP is ignored for headless services", "spec.SessionAffinity is ignored for headless services"],
+  ],
+  ["a headless Service in 1.33", service({ clusterIP: "None", loadBalancerIP: "10.0.0.9" }), 33, []],
+  [
+    "externalIPs, deprecated in 1.36",
+    service({ externalIPs: ["192.0.2.10"] }),
+    36,
+    ["spec.externalIPs is deprecated and may no longer be implemented in some clusters"],
+  ],
+  ["externalIPs in 1.35", service({ externalIPs: ["192.0.2.10"] }), 35, []],
+  [
+    "an ExternalName Service with external IPs",
+    service({ type: "ExternalName", externalName: "db.example.com", externalIPs: ["192.0.2.10"] }),
+    36,
+    ['spec.externalIPs is ignored when spec.type is "ExternalName"'],
+  ],
+  [
+    "an external name on a ClusterIP Service",
+    service({ externalName: "db.example.com" }),
+    32,
+    ['spec.externalName is ignored when spec.type is not "ExternalName"'],
+  ],
+  [
+    "PreferClose, deprecated in 1.35",
+    service({ trafficDistribution: "PreferClose" }),
+    35,
+    ['spec.trafficDistribution: "PreferClose" is deprecated; use "PreferSameZone"'],
+  ],
+];
+
+describe("a Service's warnings (pkg/api/service/warnings.go), by release", () => {
+  it.each(serviceCases)("%s (1.%s)", (_, object, minor, expected) => {
+    const got = said("v1", "Service", object, minor).filter((m) => m.startsWith("warning "));
+    expect(got).toEqual(expected.map((m) => `warning ${m}`).sort());
+  });
+});
+
+describe("an Ingress's class annotation", () => {
+  it("is deprecated for spec.ingressClassName", () => {
+    const ingress = {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "Ingress",
+      metadata: { name: "web", annotations: { "kubernetes.io/ingress.class": "nginx" } },
+      spec: { defaultBackend: { service: { name: "web", port: { number: 80 } } } },
+    };
+    expect(warnings("networking.k8s.io/v1", "Ingress", ingress)).toEqual([
+      `warning annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead`,
+    ]);
+  });
+});

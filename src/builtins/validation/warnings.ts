@@ -1,0 +1,587 @@
+/**
+ * The warnings the API server sends back with a built-in object it accepts
+ * (each kind's strategy, WarningsOnCreate): a Pod's or a pod template's
+ * (pkg/api/pod/warnings.go, warningsForPodSpecAndMeta), with the deprecated
+ * node labels of pkg/api/node/util.go; a claim's and a claim template's
+ * (pkg/api/persistentvolumeclaim/util.go); a Service's
+ * (pkg/api/service/warnings.go); an Ingress's class annotation; a workload
+ * name that is no DNS label. kubectl prints them as
+ * `Warning: <field>: <text>`; kunion reports them as warnings, in the same
+ * order. Where Go walks a map (a node selector, annotations, a set of
+ * paths), kunion walks it in the order it is written: one of the orders Go
+ * may take.
+ */
+import type { Finding } from "../../findings/index.js";
+import { milliValue, quantityString, quote } from "../../go/index.js";
+import { isDNS1123Label } from "../../names/index.js";
+import { child, type FieldPath, formatPath } from "../../path/index.js";
+import { getKey, type JsonObject } from "../../value/index.js";
+import { intAt, isSet, listAt, objectAt, objectItems, optionalIntAt, stringAt, warningAt } from "./common.js";
+import { quantityOf } from "./quantity.js";
+
+/** pkg/api/node/util.go deprecatedNodeLabels: a node label and what to say about using it. */
+const deprecatedNodeLabels: ReadonlyMap<string, string> = new Map([
+  ["beta.kubernetes.io/arch", 'deprecated since v1.14; use "kubernetes.io/arch" instead'],
+  ["beta.kubernetes.io/os", 'deprecated since v1.14; use "kubernetes.io/os" instead'],
+  ["failure-domain.beta.kubernetes.io/region", 'deprecated since v1.17; use "topology.kubernetes.io/region" instead'],
+  ["failure-domain.beta.kubernetes.io/zone", 'deprecated since v1.17; use "topology.kubernetes.io/zone" instead'],
+  ["beta.kubernetes.io/instance-type", 'deprecated since v1.17; use "node.kubernetes.io/instance-type" instead'],
+  ["app.kubernetes.io/created-by", "deprecated since v1.9"],
+  ["scheduler.alpha.kubernetes.io/preferAvoidPods", "deprecated since v1.22; use Taints and Tolerations instead"],
+  ["node-role.kubernetes.io/master", 'use "node-role.kubernetes.io/control-plane" instead'],
+]);
+
+/** Annotations that once configured a pod and no longer do, and what replaced them. */
+const deprecatedAnnotations: ReadonlyMap<string, string> = new Map([
+  ["scheduler.alpha.kubernetes.io/critical-pod", 'non-functional in v1.16+; use the "priorityClassName" field instead'],
+  ["security.alpha.kubernetes.io/sysctls", 'non-functional in v1.11+; use the "sysctls" field instead'],
+  ["security.alpha.kubernetes.io/unsafe-sysctls", 'non-functional in v1.11+; use the "sysctls" field instead'],
+]);
+
+/**
+ * Volume plugins Kubernetes deprecated or removed: the source's field, its name in the warning (Go's
+ * `storageOS` for the JSON `storageos`) and what became of it.
+ */
+const deprecatedVolumes: readonly [string, string, string][] = [
+  ["photonPersistentDisk", "photonPersistentDisk", "deprecated in v1.11, non-functional in v1.16+"],
+  ["gitRepo", "gitRepo", "deprecated in v1.11"],
+  ["scaleIO", "scaleIO", "deprecated in v1.16, non-functional in v1.22+"],
+  ["flocker", "flocker", "deprecated in v1.22, non-functional in v1.25+"],
+  ["storageos", "storageOS", "deprecated in v1.22, non-functional in v1.25+"],
+  ["quobyte", "quobyte", "deprecated in v1.22, non-functional in v1.25+"],
+  ["glusterfs", "glusterfs", "deprecated in v1.25, non-functional in v1.26+"],
+];
+/** Checked after a generic ephemeral volume's claim, as in Go. */
+const removedIn131: readonly string[] = ["cephfs", "rbd"];
+
+const seccompPodAnnotation = "seccomp.security.alpha.kubernetes.io/pod";
+const seccompContainerAnnotation = "container.seccomp.security.alpha.kubernetes.io/";
+const appArmorContainerAnnotation = "container.apparmor.security.beta.kubernetes.io/";
+
+/** Where each kind that carries a pod holds it: the Pod itself, or its template. */
+const podAt: Readonly<Record<string, FieldPath>> = {
+  "v1/Pod": [],
+  "v1/PodTemplate": ["template"],
+  "v1/ReplicationController": ["spec", "template"],
+  "apps/v1/Deployment": ["spec", "template"],
+  "apps/v1/ReplicaSet": ["spec", "template"],
+  "apps/v1/DaemonSet": ["spec", "template"],
+  "apps/v1/StatefulSet": ["spec", "template"],
+  "batch/v1/Job": ["spec", "template"],
+  "batch/v1/CronJob": ["spec", "jobTemplate", "spec", "template"],
+};
+
+/**
+ * The kinds whose name becomes a pod's hostname or the start of its pods' names, and how their strategy's
+ * WarningsOnCreate says so when the name is no DNS label.
+ */
+const namesPods: Readonly<Record<string, string>> = {
+  "v1/Pod": "the Pod's hostname",
+  "v1/ReplicationController": "Pod names and hostnames",
+  "apps/v1/Deployment": "Pod names and hostnames",
+  "apps/v1/ReplicaSet": "Pod names and hostnames",
+  "batch/v1/Job": "Pod names and hostnames",
+  "batch/v1/CronJob": "Pod names and hostnames",
+};
+
+/**
+ * The warnings the API server sends with a built-in object it accepts (each kind strategy's
+ * WarningsOnCreate), as release `minor` (36 for 1.36) words them.
+ */
+export function warningsFor(apiVersion: string, kind: string, object: JsonObject, minor: number): Finding[] {
+  const key = `${apiVersion}/${kind}`;
+  const out: Finding[] = [];
+  const usedIn = Object.hasOwn(namesPods, key) ? namesPods[key] : undefined;
+  const name = stringAt(objectAt(object, "metadata"), "name");
+  const notLabel = usedIn === undefined || !name ? [] : isDNS1123Label(name);
+  if (notLabel.length > 0)
+    out.push(
+      warningAt(
+        ["metadata", "name"],
+        `this is used in ${usedIn}, which can result in surprising behavior; a DNS label is recommended: [${notLabel.join(" ")}]`,
+      ),
+    );
+  if (key === "v1/Service") out.push(...serviceWarnings(object, minor));
+  if (key === "networking.k8s.io/v1/Ingress") {
+    const annotations = objectAt(objectAt(object, "metadata"), "annotations");
+    const annotation = "kubernetes.io/ingress.class";
+    if (annotations !== undefined && Object.hasOwn(annotations, annotation))
+      out.push(
+        wholeWarning(
+          ["metadata", "annotations", { key: annotation }],
+          `annotation ${quote(annotation)} is deprecated, please use 'spec.ingressClassName' instead`,
+        ),
+      );
+  }
+  const at = Object.hasOwn(podAt, key) ? podAt[key] : undefined;
+  if (at !== undefined) out.push(...podWarnings(at.length === 0 ? object : valueAt(object, at), at));
+  if (key === "v1/PersistentVolumeClaim") out.push(...claimWarnings(object));
+  if (key === "apps/v1/StatefulSet")
+    for (const [i, claim] of objectItems(objectAt(object, "spec"), "volumeClaimTemplates"))
+      out.push(...claimSpecWarnings(objectAt(claim, "spec"), ["spec", "volumeClaimTemplates", i]));
+  return out;
+}
+
+function valueAt(object: JsonObject, path: FieldPath): JsonObject | undefined {
+  let cur: JsonObject | undefined = object;
+  for (const seg of path) cur = typeof seg === "string" ? objectAt(cur, seg) : undefined;
+  return cur;
+}
+
+/** GetWarningsForPersistentVolumeClaim: the beta storage class annotation, and the spec's quantities. */
+function claimWarnings(object: JsonObject): Finding[] {
+  const out: Finding[] = [];
+  const annotations = objectAt(objectAt(object, "metadata"), "annotations");
+  const beta = "volume.beta.kubernetes.io/storage-class";
+  if (annotations !== undefined && Object.hasOwn(annotations, beta))
+    out.push(
+      warningAt(
+        ["metadata", "annotations", { key: beta }],
+        'deprecated since v1.8; use "storageClassName" attribute instead',
+      ),
+    );
+  out.push(...claimSpecWarnings(objectAt(object, "spec"), ["spec"]));
+  return out;
+}
+
+/**
+ * The warnings for a Pod (`at` is `[]`) or a pod template at `at`
+ * (`spec.template`, `template`, `spec.jobTemplate.spec.template`): `object`
+ * holds the `metadata` and `spec` they are about.
+ */
+function podWarnings(object: JsonObject | undefined, at: FieldPath): Finding[] {
+  const spec = objectAt(object, "spec");
+  if (spec === undefined) return [];
+  const specAt = child(at, "spec");
+  const annotations = objectAt(objectAt(object, "metadata"), "annotations") ?? {};
+  const annotationAt = (key: string) => child(at, "metadata", "annotations", { key });
+  const out: Finding[] = [];
+
+  // deprecated node labels in the node selector, node affinity and topology spread
+  for (const key of Object.keys(objectAt(spec, "nodeSelector") ?? {})) {
+    const text = deprecatedNodeLabels.get(key);
+    if (text !== undefined) out.push(warningAt(child(specAt, "nodeSelector", { key }), text));
+  }
+  const nodeAffinity = objectAt(objectAt(spec, "affinity"), "nodeAffinity");
+  const requiredAt = child(specAt, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution");
+  for (const [i, term] of objectItems(
+    objectAt(nodeAffinity, "requiredDuringSchedulingIgnoredDuringExecution"),
+    "nodeSelectorTerms",
+  ))
+    out.push(...nodeSelectorTermWarnings(term, child(requiredAt, "nodeSelectorTerms", i)));
+  const preferredAt = child(specAt, "affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution");
+  for (const [i, term] of objectItems(nodeAffinity, "preferredDuringSchedulingIgnoredDuringExecution"))
+    out.push(...nodeSelectorTermWarnings(objectAt(term, "preference"), child(preferredAt, i, "preference")));
+  for (const [i, constraint] of objectItems(spec, "topologySpreadConstraints")) {
+    const constraintAt = child(specAt, "topologySpreadConstraints", i);
+    const key = stringAt(constraint, "topologyKey") ?? "";
+    const text = deprecatedNodeLabels.get(key);
+    if (text !== undefined) out.push(warningAt(child(constraintAt, "topologyKey"), `${key} is ${text}`));
+    if (!isSet(constraint, "labelSelector")) out.push(nullSelector(child(constraintAt, "labelSelector")));
+  }
+
+  for (const [key, text] of deprecatedAnnotations)
+    if (Object.hasOwn(annotations, key)) out.push(warningAt(annotationAt(key), text));
+
+  // deprecated and removed volume plugins, and a generic ephemeral volume's claim
+  for (const [i, volume] of objectItems(spec, "volumes")) {
+    const volumeAt = child(specAt, "volumes", i);
+    for (const [source, named, text] of deprecatedVolumes)
+      if (isSet(volume, source)) out.push(warningAt(child(volumeAt, named), text));
+    const claim = objectAt(objectAt(volume, "ephemeral"), "volumeClaimTemplate");
+    if (claim !== undefined)
+      out.push(
+        ...claimSpecWarnings(objectAt(claim, "spec"), child(volumeAt, "ephemeral", "volumeClaimTemplate", "spec")),
+      );
+    for (const source of removedIn131)
+      if (isSet(volume, source))
+        out.push(warningAt(child(volumeAt, source), "deprecated in v1.28, non-functional in v1.31+"));
+  }
+  out.push(...overlappingVolumePaths(spec, at));
+
+  out.push(...duplicateWarnings(spec, specAt, "hostAliases", "ip", "duplicate ip"));
+  out.push(...duplicateWarnings(spec, specAt, "imagePullSecrets", "name", "duplicate name"));
+  for (const [i, secret] of objectItems(spec, "imagePullSecrets"))
+    if (stringAt(secret, "name") === "")
+      out.push(warningAt(child(specAt, "imagePullSecrets", i, "name"), `invalid empty name ${quote("")}`));
+
+  out.push(...fractionalBytes(objectAt(spec, "overhead"), child(specAt, "overhead"), ["memory", "ephemeral-storage"]));
+
+  const podSecurity = objectAt(spec, "securityContext");
+  if (!isSet(podSecurity, "seccompProfile") && Object.hasOwn(annotations, seccompPodAnnotation))
+    out.push(
+      warningAt(annotationAt(seccompPodAnnotation), 'non-functional in v1.27+; use the "seccompProfile" field instead'),
+    );
+  const podAppArmor = isSet(podSecurity, "appArmorProfile");
+  for (const [ctr, ctrAt] of containersOf(spec, specAt)) {
+    const name = stringAt(ctr, "name") ?? "";
+    const security = objectAt(ctr, "securityContext");
+    const seccompKey = seccompContainerAnnotation + name;
+    if (!isSet(security, "seccompProfile") && Object.hasOwn(annotations, seccompKey))
+      out.push(warningAt(annotationAt(seccompKey), 'non-functional in v1.27+; use the "seccompProfile" field instead'));
+    // A Pod's AppArmor annotations become its fields on create (applyAppArmorVersionSkew), a template's do not.
+    const appArmorKey = appArmorContainerAnnotation + name;
+    if (at.length > 0 && !podAppArmor && !isSet(security, "appArmorProfile") && Object.hasOwn(annotations, appArmorKey))
+      out.push(warningAt(annotationAt(appArmorKey), 'deprecated since v1.30; use the "appArmorProfile" field instead'));
+    const resources = objectAt(ctr, "resources");
+    for (const kind of ["limits", "requests"])
+      out.push(
+        ...fractionalBytes(objectAt(resources, kind), child(ctrAt, "resources", kind), ["memory", "ephemeral-storage"]),
+      );
+    out.push(...envWarnings(ctr, ctrAt));
+  }
+
+  out.push(...portWarnings(spec, specAt));
+  const grace = optionalIntAt(spec, "terminationGracePeriodSeconds");
+  if (grace !== undefined && grace < 0)
+    out.push(
+      warningAt(
+        child(specAt, "terminationGracePeriodSeconds"),
+        "must be >= 0; negative values are invalid and will be treated as 1",
+      ),
+    );
+
+  const affinity = objectAt(spec, "affinity");
+  for (const kind of ["podAffinity", "podAntiAffinity"]) {
+    const terms = objectAt(affinity, kind);
+    if (terms === undefined) continue;
+    const requiredTerms = child(specAt, "affinity", kind, "requiredDuringSchedulingIgnoredDuringExecution");
+    for (const [i, term] of objectItems(terms, "requiredDuringSchedulingIgnoredDuringExecution"))
+      if (!isSet(term, "labelSelector")) out.push(nullSelector(child(requiredTerms, i, "labelSelector")));
+    const preferredTerms = child(specAt, "affinity", kind, "preferredDuringSchedulingIgnoredDuringExecution");
+    for (const [i, term] of objectItems(terms, "preferredDuringSchedulingIgnoredDuringExecution"))
+      if (!isSet(objectAt(term, "podAffinityTerm"), "labelSelector"))
+        out.push(nullSelector(child(preferredTerms, i, "podAffinityTerm", "labelSelector")));
+  }
+  return out;
+}
+
+/** GetWarningsForPersistentVolumeClaimSpec: a storage request or limit that is not a whole number of bytes. */
+function claimSpecWarnings(spec: JsonObject | undefined, at: FieldPath): Finding[] {
+  const resources = objectAt(spec, "resources");
+  return ["requests", "limits"].flatMap((kind) =>
+    fractionalBytes(objectAt(resources, kind), child(at, "resources", kind), ["storage"]),
+  );
+}
+
+const nullSelector = (at: FieldPath) => warningAt(at, "a null labelSelector results in matching no pod");
+
+/** GetWarningsForNodeSelectorTerm: its match expressions on deprecated node labels. */
+function nodeSelectorTermWarnings(term: JsonObject | undefined, at: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  for (const [i, expression] of objectItems(term, "matchExpressions")) {
+    const key = stringAt(expression, "key") ?? "";
+    const text = deprecatedNodeLabels.get(key);
+    if (text !== undefined) out.push(warningAt(child(at, "matchExpressions", i, "key"), `${key} is ${text}`));
+  }
+  return out;
+}
+
+/** Items of a list whose `field` repeats an earlier item's: the API server keeps both and warns. */
+function duplicateWarnings(spec: JsonObject, specAt: FieldPath, list: string, field: string, text: string): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  const items = listAt(spec, list);
+  if (items.length < 2) return out;
+  for (const [i, item] of objectItems(spec, list)) {
+    const value = stringAt(item, field);
+    if (value === undefined) continue;
+    if (seen.has(value))
+      out.push(warningAt(child(specAt, list, i, field), `${text} ${quote(value)}`, "FieldValueDuplicate"));
+    else seen.add(value);
+  }
+  return out;
+}
+
+/** Memory, ephemeral storage or storage quantities that are not a whole number of bytes (`MilliValue() % 1000 != 0`). */
+function fractionalBytes(map: JsonObject | undefined, at: FieldPath, names: readonly string[]): Finding[] {
+  const out: Finding[] = [];
+  for (const name of names) {
+    const q = quantityOf(map === undefined ? undefined : getKey(map, name));
+    if (q !== undefined && milliValue(q) % 1000n !== 0n)
+      out.push(
+        warningAt(
+          child(at, { key: name }),
+          `fractional byte value ${quote(quantityString(q))} is invalid, must be an integer`,
+        ),
+      );
+  }
+  return out;
+}
+
+/** pods.VisitContainersWithPath: init containers, containers, then ephemeral containers, with their paths. */
+function containersOf(spec: JsonObject, specAt: FieldPath): [JsonObject, FieldPath][] {
+  const out: [JsonObject, FieldPath][] = [];
+  for (const list of ["initContainers", "containers", "ephemeralContainers"])
+    for (const [i, ctr] of objectItems(spec, list)) out.push([ctr, child(specAt, list, i)]);
+  return out;
+}
+
+/**
+ * A variable defined twice in one container: the later wins in the container, but a server-side apply
+ * merges the list by name and may drop one. Fine only when the later definition builds on the earlier
+ * (`X=$(X):more`).
+ */
+function envWarnings(ctr: JsonObject, ctrAt: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const env = objectItems(ctr, "env");
+  if (listAt(ctr, "env").length < 2) return out;
+  const seen = new Set<string>();
+  for (const [i, item] of env) {
+    const name = stringAt(item, "name") ?? "";
+    if (!seen.has(name)) {
+      seen.add(name);
+      continue;
+    }
+    const value = stringAt(item, "value") ?? "";
+    const ref = `$(${name})`;
+    if (isSet(item, "valueFrom") || value === ref || !value.includes(ref))
+      out.push(
+        warningAt(
+          child(ctrAt, "env", i),
+          `hides previous definition of ${quote(name)}, which may be dropped when using apply`,
+        ),
+      );
+  }
+  return out;
+}
+
+interface PortSeen {
+  path: FieldPath;
+  hostIP: string;
+  hostPort: number;
+}
+
+/**
+ * Ports of all containers with the same container port and protocol, and a host IP without a host port.
+ * The API server accepts them and warns.
+ */
+function portWarnings(spec: JsonObject, specAt: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Map<string, PortSeen[]>();
+  for (const [ctr, ctrAt] of containersOf(spec, specAt)) {
+    for (const [j, port] of objectItems(ctr, "ports")) {
+      const containerPort = intAt(port, "containerPort");
+      const hostPort = intAt(port, "hostPort");
+      const hostIP = stringAt(port, "hostIP");
+      const name = stringAt(port, "name");
+      const protocol = stringAt(port, "protocol") || "TCP";
+      if (containerPort === undefined || hostPort === undefined || hostIP === undefined || name === undefined) continue;
+      const at = child(ctrAt, "ports", j);
+      // fmt's %+v of the ContainerPort, defaulted as the server holds it
+      if (hostIP !== "" && hostPort === 0)
+        out.push(
+          warningAt(
+            at,
+            `hostIP set without hostPort: {Name:${name} HostPort:${hostPort} ContainerPort:${containerPort} Protocol:${protocol} HostIP:${hostIP}}`,
+          ),
+        );
+      const key = `${containerPort}/${protocol}`;
+      const others = seen.get(key) ?? [];
+      for (const other of others) {
+        const text = portClash({ path: at, hostIP, hostPort }, other);
+        if (text !== undefined)
+          out.push(warningAt(at, `${text} with ${formatPath(other.path)}`, "FieldValueDuplicate"));
+      }
+      seen.set(key, [...others, { path: at, hostIP, hostPort }]);
+    }
+  }
+  return out;
+}
+
+function portClash(a: PortSeen, b: PortSeen): string | undefined {
+  if (a.hostIP === b.hostIP && a.hostPort === b.hostPort) return "duplicate port definition";
+  if (a.hostPort === 0 || b.hostPort === 0) return "overlapping port definition";
+  if (a.hostPort === b.hostPort && (a.hostIP === "") !== (b.hostIP === ""))
+    return "dangerously ambiguous port definition";
+  return undefined;
+}
+
+/** The `path` of each item of a projection's or a volume's `items`. */
+const itemPaths = (source: JsonObject): string[] =>
+  objectItems(source, "items").map(([, item]) => stringAt(item, "path") ?? "");
+
+/**
+ * warningsForOverlappingVirtualPaths: keys of one ConfigMap, Secret, downward API or projected volume
+ * written to the same file, or to a file and a directory around it. These warnings carry no field path:
+ * they name the volume. A projected volume's sources are checked one by one and against the paths of
+ * the sources before; as in Go, a source that adds no paths is checked again with the previous source's.
+ */
+function overlappingVolumePaths(spec: JsonObject, at: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const warn = (volumeAt: FieldPath, texts: string[]) => {
+    for (const text of texts) out.push(wholeWarning(volumeAt, text));
+  };
+  for (const [i, volume] of objectItems(spec, "volumes")) {
+    const volumeAt = child(at, "spec", "volumes", i);
+    const name = quote(stringAt(volume, "name") ?? "");
+    const configMap = objectAt(volume, "configMap");
+    if (configMap !== undefined && isSet(configMap, "items"))
+      warn(
+        volumeAt,
+        overlaps(
+          itemPaths(configMap),
+          `volume ${name} (ConfigMap ${quote(stringAt(configMap, "name") ?? "")}): overlapping paths`,
+        ),
+      );
+    const secret = objectAt(volume, "secret");
+    if (secret !== undefined && isSet(secret, "items"))
+      warn(
+        volumeAt,
+        overlaps(
+          itemPaths(secret),
+          `volume ${name} (Secret ${quote(stringAt(secret, "secretName") ?? "")}): overlapping paths`,
+        ),
+      );
+    const downwardAPI = objectAt(volume, "downwardAPI");
+    if (downwardAPI !== undefined && isSet(downwardAPI, "items"))
+      warn(volumeAt, overlaps(itemPaths(downwardAPI), `volume ${name} (DownwardAPI): overlapping paths`));
+    const projected = objectAt(volume, "projected");
+    if (projected === undefined) continue;
+    let paths: string[] = [];
+    let message = "";
+    const all = new Set<string>();
+    for (const source of listAt(projected, "sources")) {
+      if (source === null || typeof source !== "object" || Array.isArray(source)) continue;
+      if (!projectionKinds.some((kind) => isSet(source, kind))) {
+        warn(volumeAt, [`volume ${name} (Projected) has no sources provided`]);
+        continue;
+      }
+      const cm = objectAt(source, "configMap");
+      const sec = objectAt(source, "secret");
+      const api = objectAt(source, "downwardAPI");
+      const token = objectAt(source, "serviceAccountToken");
+      const bundle = objectAt(source, "clusterTrustBundle");
+      if (cm !== undefined && isSet(cm, "items")) {
+        paths = itemPaths(cm);
+        message = `volume ${name} (Projected ConfigMap ${quote(stringAt(cm, "name") ?? "")}): overlapping paths`;
+      } else if (sec !== undefined && isSet(sec, "items")) {
+        paths = itemPaths(sec);
+        message = `volume ${name} (Projected Secret ${quote(stringAt(sec, "name") ?? "")}): overlapping paths`;
+      } else if (api !== undefined && isSet(api, "items")) {
+        paths = itemPaths(api);
+        message = `volume ${name} (Projected DownwardAPI): overlapping paths`;
+      } else if (token !== undefined) {
+        paths = [stringAt(token, "path") ?? ""];
+        message = `volume ${name} (Projected ServiceAccountToken): overlapping paths`;
+      } else if (bundle !== undefined) {
+        paths = [stringAt(bundle, "path") ?? ""];
+        const named = isSet(bundle, "name") ? stringAt(bundle, "name") : stringAt(bundle, "signerName");
+        message = `volume ${name} (Projected ClusterTrustBundle ${quote(named ?? "")}): overlapping paths`;
+      }
+      if (paths.length === 0) continue;
+      warn(volumeAt, overlaps(paths, message));
+      const unique = [...new Set(paths)];
+      warn(volumeAt, overlaps([...unique, ...all].sort(byBytes), message));
+      for (const p of unique) all.add(p);
+    }
+  }
+  return out;
+}
+
+/** The members of a VolumeProjection: a source with none of them set is an empty one. */
+const projectionKinds = [
+  "secret",
+  "downwardAPI",
+  "configMap",
+  "serviceAccountToken",
+  "clusterTrustBundle",
+  "podCertificate",
+];
+
+/** Go's sort.Strings order (bytes of UTF-8), which for these paths is code point order. */
+const byBytes = (a: string, b: string) => {
+  const x = [...a].map((c) => c.codePointAt(0) as number);
+  const y = [...b].map((c) => c.codePointAt(0) as number);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+  return x.length - y.length;
+};
+
+/** checkVolumeMappingForOverlap: each path, trailing slashes cut, against the ones before it. */
+function overlaps(paths: readonly string[], message: string): string[] {
+  const out: string[] = [];
+  const unique = new Set<string>();
+  for (const path of paths) {
+    const normalized = path.replace(/\/+$/, "");
+    const collision = overlapWith(unique, normalized);
+    if (collision !== "") out.push(`${message}: ${quote(normalized)} with ${quote(collision)}`);
+    unique.add(normalized);
+  }
+  return out;
+}
+
+/**
+ * checkForOverlap, comparisons and all: `item + "/"` starting with `path` also matches `app` against
+ * `application`, as in Go; an empty path ends the search with no collision.
+ */
+function overlapWith(paths: ReadonlySet<string>, path: string): string {
+  for (const item of paths) {
+    if (item === "" || path === "") return "";
+    if (item === path || `${item}/`.startsWith(path) || `${path}/`.startsWith(item)) return item;
+  }
+  return "";
+}
+
+/** A warning whose text is whole (no field path before it), placed at the field it is about. */
+function wholeWarning(at: FieldPath, text: string): Finding {
+  return { ...warningAt(at, text), message: text };
+}
+
+/**
+ * pkg/api/service/warnings.go GetWarningsForService, by release: the headless Service's ignored fields
+ * from 1.34 (kubernetes#132214; its session affinity one as fixed by #134054), PreferClose from 1.35
+ * (#134457), externalIPs deprecated in 1.36 (KEP-5707). Not yet: GetWarningsForIP and GetWarningsForCIDR
+ * on the IP fields.
+ */
+function serviceWarnings(object: JsonObject, minor: number): Finding[] {
+  const out: Finding[] = [];
+  const annotations = objectAt(objectAt(object, "metadata"), "annotations");
+  const hints = "service.kubernetes.io/topology-aware-hints";
+  if (annotations !== undefined && Object.hasOwn(annotations, hints))
+    out.push(
+      wholeWarning(
+        ["metadata", "annotations", { key: hints }],
+        `annotation ${hints} is deprecated, please use service.kubernetes.io/topology-mode instead`,
+      ),
+    );
+  const spec = objectAt(object, "spec");
+  if (spec === undefined) return out;
+  // as defaulted: type ClusterIP, sessionAffinity None
+  const type = stringAt(spec, "type") || "ClusterIP";
+  const headless = type === "ClusterIP" && stringAt(spec, "clusterIP") === "None";
+  const externalIPs = listAt(spec, "externalIPs").length > 0;
+  if (headless && minor >= 34) {
+    if (stringAt(spec, "loadBalancerIP"))
+      out.push(wholeWarning(["spec", "loadBalancerIP"], "spec.loadBalancerIP is ignored for headless services"));
+    if (externalIPs)
+      out.push(wholeWarning(["spec", "externalIPs"], "spec.externalIPs is ignored for headless services"));
+    if ((stringAt(spec, "sessionAffinity") || "None") !== "None")
+      out.push(wholeWarning(["spec", "sessionAffinity"], "spec.SessionAffinity is ignored for headless services"));
+  }
+  if (externalIPs && !headless && type !== "ExternalName" && minor >= 36)
+    out.push(
+      wholeWarning(
+        ["spec", "externalIPs"],
+        "spec.externalIPs is deprecated and may no longer be implemented in some clusters",
+      ),
+    );
+  if (type === "ExternalName" && externalIPs)
+    out.push(
+      wholeWarning(["spec", "externalIPs"], `spec.externalIPs is ignored when spec.type is ${quote("ExternalName")}`),
+    );
+  if (type !== "ExternalName" && stringAt(spec, "externalName"))
+    out.push(
+      wholeWarning(
+        ["spec", "externalName"],
+        `spec.externalName is ignored when spec.type is not ${quote("ExternalName")}`,
+      ),
+    );
+  if (stringAt(spec, "trafficDistribution") === "PreferClose" && minor >= 35)
+    out.push(
+      warningAt(
+        ["spec", "trafficDistribution"],
+        `${quote("PreferClose")} is deprecated; use ${quote("PreferSameZone")}`,
+      ),
+    );
+  return out;
+}
