@@ -195,6 +195,7 @@ function quickDocument(file: string, chunk: DocumentChunk, value: JsonValue, max
     index: chunk.index,
     value,
     locate: (path) => {
+      if (path.length === 0) return rootStart(chunk);
       const { parsed, position } = tree();
       return "doc" in parsed ? locateIn(parsed.doc, path, position) : position(0);
     },
@@ -204,6 +205,26 @@ function quickDocument(file: string, chunk: DocumentChunk, value: JsonValue, max
       return render(doc, chunk, value, edits, onLost);
     },
   };
+}
+
+/**
+ * Where a quickly read document's root begins, told from its text without the syntax tree: the first
+ * character that is not blank and starts no comment. The quick reading takes no document markers,
+ * directives or byte order marks (fast.ts), so that is where the tree puts the root too.
+ */
+function rootStart(chunk: DocumentChunk): Position {
+  const text = chunk.text;
+  for (let lineStart = 0, line = 0; lineStart < text.length; line++) {
+    const newline = text.indexOf("\n", lineStart);
+    const end = newline < 0 ? text.length : newline;
+    let i = lineStart;
+    while (i < end && (text[i] === " " || text[i] === "\t" || text[i] === "\r")) i++;
+    if (i < end && text[i] !== "#")
+      return { line: chunk.line + line + 1, column: i - lineStart + 1 + (line === 0 ? chunk.column : 0) };
+    if (newline < 0) break;
+    lineStart = newline + 1;
+  }
+  return { line: chunk.line + 1, column: chunk.column + 1 };
 }
 
 /** The chunk's syntax tree, and the line and column (in the whole stream) of an offset in the chunk. */

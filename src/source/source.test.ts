@@ -1,6 +1,10 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { parseSource } from "./index.js";
+
+const corpus = join(import.meta.dirname, "../../../shared/corpus");
 
 describe("parseSource", () => {
   it("reads every document of a multi-document stream and skips empty ones", () => {
@@ -350,5 +354,39 @@ ${cm("b", '{"y":"2"}')}
       [2, { c: 3 }],
     ]);
     expect(documents[2]?.locate(["c"])).toEqual({ line: 5, column: 2 });
+  });
+});
+
+describe("a document's root position, told without its syntax tree", () => {
+  // A path whose first key no document has: the syntax tree stops at the root and places it.
+  const byTree = { key: "\u0000 no such key" };
+
+  it("is where the syntax tree puts it, after comments, blank lines and `---`, in YAML and in JSON streams", () => {
+    const yaml = "# a comment\n\n  # indented\nkind: A\n---\n\n  apiVersion: v1\n  kind: B\n--- # next\n\t[1]\n";
+    for (const source of [yaml, '{"a": 1}  {"b": 2}\n  {"c": 3}']) {
+      const { documents } = parseSource(source, "x.yaml");
+      expect(documents.length).toBeGreaterThan(1);
+      for (const doc of documents) expect(doc.locate([])).toEqual(doc.locate([byTree]));
+    }
+  });
+
+  it("agrees with the syntax tree on every document of the corpus", () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/\.(ya?ml|json)$/.test(entry.name)) files.push(path);
+      }
+    };
+    walk(corpus);
+    let documents = 0;
+    for (const file of files) {
+      for (const doc of parseSource(readFileSync(file, "utf8"), file).documents) {
+        documents++;
+        expect(doc.locate([]), `${file} #${doc.index}`).toEqual(doc.locate([byTree]));
+      }
+    }
+    expect(documents).toBeGreaterThan(500);
   });
 });
