@@ -1,10 +1,10 @@
 import { builtinSchemaFor, hasBuiltinSchema } from "../builtins/index.js";
 import { type Crd, type CrdVersion, isCrd, readCrd } from "../crd/index.js";
-import { type Finding, reroot } from "../findings/index.js";
+import { type Finding, finding, reroot } from "../findings/index.js";
 import { attachGoUnions, fromSMDSchema, type GoTypes, parseGoTypes, type SchemaNode } from "../schema/index.js";
 import { locateFinding, type SourceDocument } from "../source/index.js";
 import { type CompiledSchema, compileSchema } from "../validate/index.js";
-import { getKey, isObject, type JsonValue } from "../value/index.js";
+import { deepEqual, getKey, isObject, type JsonValue } from "../value/index.js";
 import { withListItems } from "./lists.js";
 
 /** What an object's apiVersion and kind lead to. */
@@ -77,10 +77,17 @@ export function buildCatalog(
   };
 
   // A CRD may come as an item of a List (`kubectl get crd -o yaml` prints one).
+  const declared = new Map<string, SourceDocument>();
   for (const doc of withListItems(documents)) {
     if (isCrd(doc.value)) {
       const { crd, findings: found } = readCrd(doc.value);
       findings.push(...located(doc, found));
+      // Only a CRD with a schema declares one: a kustomize patch of it (kubebuilder's config/crd/patches) does not.
+      if (crd.versions.some((v) => v.openAPIV3Schema)) {
+        const first = declared.get(crd.name);
+        if (first === undefined) declared.set(crd.name, doc);
+        else if (!deepEqual(first.value, doc.value)) findings.push(declaredAgain(crd.name, first, doc));
+      }
       for (const version of crd.versions) {
         if (version.openAPIV3Schema) {
           const result = compileSchema(version.openAPIV3Schema);
@@ -120,6 +127,17 @@ export function buildCatalog(
     return r.kind === "crd" ? r.version.schema : r.unions;
   };
   return { catalog: { crds, resolve, schemaFor }, findings };
+}
+
+/**
+ * A CRD declared twice, differently (two channels of a project, a stale copy): a cluster holds one, the last
+ * applied. The one that serves an object's version first is the one it is checked against, so say which.
+ */
+function declaredAgain(name: string, first: SourceDocument, again: SourceDocument): Finding {
+  const at = first.locate([]);
+  const detail = `the CustomResourceDefinition ${name} is declared again, differently (first in ${first.file}:${at.line}): objects are checked against the first that serves their version`;
+  const f = finding({ type: "CrdChange", path: [], detail, rule: "crd-duplicate", severity: "notice" });
+  return locateFinding(again, { ...f, message: detail });
 }
 
 /**

@@ -75,6 +75,12 @@ export const messageRules: readonly RuleDoc[] = [
     "no CRD, SMD type or built-in schema is known for an object's kind, or its CRD does not serve the version: the object is not checked",
   ),
   messages(
+    "crd-duplicate",
+    "notice",
+    "A CRD is declared twice, differently.",
+    "a CustomResourceDefinition is declared again with other contents (two channels of a project, a stale copy): objects are checked against the first that serves their version, named with its file",
+  ),
+  messages(
     "api-removed",
     "error",
     "An object uses an API version Kubernetes removed or deprecated.",

@@ -105,6 +105,25 @@ describe("kunion validate", () => {
     expect(stderr).toContain("1 object(s): 130001 error(s)");
   });
 
+  it("notes a CRD declared twice, differently, and which one objects are checked against", () => {
+    const first = tempFile("a.yaml", widgetCrd());
+    const again = tempFile(
+      "b.yaml",
+      widgetCrd({ properties: "spec: {type: object, properties: {size: {type: string}}}" }),
+    );
+    const widget = tempFile(
+      "w.yaml",
+      "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3}\n",
+    );
+    const { code, stdout } = kunion("validate", "--crd", first, "--crd", again, widget);
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      `b.yaml:1:1: notice crd-duplicate: the CustomResourceDefinition widgets.example.com is declared again, differently (first in ${first}:1): objects are checked against the first that serves their version`,
+    );
+    // the same CRD twice is no news
+    expect(kunion("validate", "--crd", first, "--crd", tempFile("c.yaml", widgetCrd()), widget).stdout).toBe("");
+  });
+
   it("notes objects whose kind it has no schema for", () => {
     const file = tempFile("x.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n");
     const { code, stdout } = kunion("validate", file);
