@@ -16,8 +16,11 @@ export { parseDuration, parseOpenAPIDuration } from "./duration.js";
 export { GoError, quote } from "./error.js";
 export {
   type CIDR,
+  cidrWarnings,
   contains,
   type IP,
+  ipString,
+  ipWarnings,
   isIPv6,
   isLinkLocalMulticast,
   isLinkLocalUnicast,
@@ -25,6 +28,7 @@ export {
   isUnspecified,
   isValidCIDRForLegacyField,
   isValidIPForLegacyField,
+  legacyIPWarnings,
   networkNumber,
   parseCIDRSloppy,
   parseIPSloppy,

@@ -4,11 +4,17 @@
  * net.ParseIP and net.ParseCIDR, leading zeros allowed), Go's net/ip_test.go (ipNetContainsTests,
  * ipAddrScopeTests) and apimachinery pkg/util/validation/ip_test.go (TestIsValidIP and
  * TestIsValidCIDR, their IsValidIPForLegacyField and IsValidCIDRForLegacyField cases with strict
- * validation, as StrictIPCIDRValidation is on in 1.36).
+ * validation, as StrictIPCIDRValidation is on in 1.36, and without), and the warnings of
+ * GetWarningsForIP and GetWarningsForCIDR (1.33+) and of 1.32's pkg/api/service/warnings.go.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  cidrWarnings,
   contains,
+  type IP,
+  ipString,
+  ipWarnings,
   isIPv6,
   isLinkLocalMulticast,
   isLinkLocalUnicast,
@@ -16,6 +22,7 @@ import {
   isUnspecified,
   isValidCIDRForLegacyField,
   isValidIPForLegacyField,
+  legacyIPWarnings,
   networkNumber,
   parseCIDRSloppy,
   parseIPSloppy,
@@ -193,7 +200,7 @@ describe("IsValidIPForLegacyField, strict (TestIsValidIP)", () => {
     ["1234::abcd%eth0", [invalid]],
     ["169.254.0.0%eth0", [invalid]],
   ])("%s", (input, want) => {
-    expect(isValidIPForLegacyField(input)).toEqual(want);
+    expect(isValidIPForLegacyField(input, true)).toEqual(want);
   });
 });
 
@@ -226,6 +233,132 @@ describe("IsValidCIDRForLegacyField, strict (TestIsValidCIDR)", () => {
     ["192.168.0.0/+16", [invalid]],
     ["10.0.0.0/33", [invalid]],
   ])("%s", (input, want) => {
-    expect(isValidCIDRForLegacyField(input)).toEqual(want);
+    expect(isValidCIDRForLegacyField(input, true)).toEqual(want);
+  });
+});
+
+describe("IsValidIPForLegacyField and IsValidCIDRForLegacyField without StrictIPCIDRValidation (before 1.36)", () => {
+  it.each(["010.002.003.004", "::ffff:1.2.3.4", "2001:db8::1"])("accept the IP %s", (ip) => {
+    expect(isValidIPForLegacyField(ip, false)).toEqual([]);
+  });
+  it.each(["1.2.3.4/24", "010.0.0.0/8", "10.0.0.0/08", "::ffff:1.1.1.0/120"])("accept the CIDR %s", (cidr) => {
+    expect(isValidCIDRForLegacyField(cidr, false)).toEqual([]);
+  });
+  it("still refuse what is no address", () => {
+    expect(isValidIPForLegacyField("1.2.3", false)).toEqual([
+      "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
+    ]);
+    expect(isValidCIDRForLegacyField("10.0.0.0/33", false)).toEqual([
+      "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)",
+    ]);
+  });
+});
+
+describe("net.IP.String", () => {
+  it("prints IPv4 and IPv4-mapped addresses dotted", () => {
+    expect(ipString(Uint8Array.of(192, 0, 2, 1))).toBe("192.0.2.1");
+    expect(ipString((parseIPSloppy("::ffff:c000:201") as IP).bytes)).toBe("192.0.2.1");
+  });
+
+  it("prints IPv6 as RFC 5952 does, as the WHATWG URL serializer does (the first longest run of zeros)", () => {
+    const group = fc.oneof(fc.constant(0), fc.constant(0), fc.integer({ min: 0, max: 0xffff }));
+    fc.assert(
+      fc.property(fc.array(group, { minLength: 8, maxLength: 8 }), (groups) => {
+        const bytes = new Uint8Array(groups.flatMap((g) => [g >> 8, g & 0xff]));
+        const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
+        fc.pre(!mapped);
+        const text = groups.map((g) => g.toString(16)).join(":");
+        expect(ipString(bytes)).toBe(new URL(`http://[${text}]/`).hostname.slice(1, -1));
+      }),
+    );
+  });
+});
+
+describe("GetWarningsForIP and GetWarningsForCIDR (apimachinery util/validation/ip.go, 1.33+)", () => {
+  it.each([
+    ["192.0.2.1", []],
+    ["2001:db8::1", []],
+    [
+      "010.000.002.001",
+      [
+        'non-standard IP address "010.000.002.001" will be considered invalid in a future Kubernetes release: use "10.0.2.1"',
+      ],
+    ],
+    [
+      "::ffff:192.0.2.1",
+      [
+        'non-standard IP address "::ffff:192.0.2.1" will be considered invalid in a future Kubernetes release: use "192.0.2.1"',
+      ],
+    ],
+    ["2001:DB8::1", ['IPv6 address "2001:DB8::1" should be in RFC 5952 canonical format ("2001:db8::1")']],
+    ["2001:db8:0:0::1", ['IPv6 address "2001:db8:0:0::1" should be in RFC 5952 canonical format ("2001:db8::1")']],
+  ])("IP %s", (value, want) => {
+    expect(ipWarnings(value)).toEqual(want);
+  });
+
+  it.each([
+    ["192.0.2.0/24", []],
+    [
+      "192.0.2.8/24",
+      ['CIDR value "192.0.2.8/24" is ambiguous in this context (should be "192.0.2.0/24" or "192.0.2.8/32"?)'],
+    ],
+    [
+      "192.000.2.0/24",
+      [
+        'non-standard CIDR value "192.000.2.0/24" will be considered invalid in a future Kubernetes release: use "192.0.2.0/24"',
+      ],
+    ],
+    [
+      "10.0.0.0/08",
+      [
+        'non-standard CIDR value "10.0.0.0/08" will be considered invalid in a future Kubernetes release: use "10.0.0.0/8"',
+      ],
+    ],
+    [
+      "::ffff:192.0.2.0/120",
+      [
+        'non-standard CIDR value "::ffff:192.0.2.0/120" will be considered invalid in a future Kubernetes release: use "192.0.2.0/120"',
+      ],
+    ],
+    ["2001:DB8::/64", ['IPv6 CIDR value "2001:DB8::/64" should be in RFC 5952 canonical format ("2001:db8::/64")']],
+    [
+      "2001:db8::1/64",
+      ['CIDR value "2001:db8::1/64" is ambiguous in this context (should be "2001:db8::/64" or "2001:db8::1/128"?)'],
+    ],
+  ])("CIDR %s", (value, want) => {
+    expect(cidrWarnings(value)).toEqual(want);
+  });
+});
+
+describe("1.32's Service warnings (pkg/api/service/warnings.go getWarningsForIP, getWarningsForCIDR)", () => {
+  const later = "was accepted, but will be invalid in a future Kubernetes release";
+  it.each([
+    ["010.0.0.1", false, [`IP address ${later}: ParseAddr("010.0.0.1"): IPv4 field has octet with leading zero`]],
+    [
+      "2001:DB8::1",
+      false,
+      [
+        'IPv6 address "2001:DB8::1" is not in RFC 5952 canonical format ("2001:db8::1"), which may cause controller apply-loops',
+      ],
+    ],
+    ["::ffff:1.2.3.4", false, []],
+    ["10.0.0.0/08", true, [`IP prefix ${later}: netip.ParsePrefix("10.0.0.0/08"): bad bits after slash: "08"`]],
+    [
+      "010.0.0.0/8",
+      true,
+      [
+        `IP prefix ${later}: netip.ParsePrefix("010.0.0.0/8"): ParseAddr("010.0.0.0"): IPv4 field has octet with leading zero`,
+      ],
+    ],
+    [
+      "2001:DB8::/64",
+      true,
+      [
+        'IPv6 prefix "2001:DB8::/64" is not in RFC 5952 canonical format ("2001:db8::/64"), which may cause controller apply-loops',
+      ],
+    ],
+    ["10.1.2.3/8", true, []],
+  ])("%s", (value, prefix, want) => {
+    expect(legacyIPWarnings(value, prefix)).toEqual(want);
   });
 });

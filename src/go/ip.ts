@@ -4,8 +4,10 @@
  * to keep accepting IPv4 octets with leading zeros; apimachinery's IsValidIPForLegacyField and
  * IsValidCIDRForLegacyField (util/validation/ip.go) parse with them and then, under
  * StrictIPCIDRValidation, ask for net/netip's stricter syntax. That gate was alpha and off in 1.33–1.35
- * and is beta and on in 1.36: these follow 1.36.
+ * and is beta and on in 1.36: the callers say which. What the strict syntax would refuse, the server
+ * warns about (GetWarningsForIP, GetWarningsForCIDR).
  */
+import { quote } from "./error.js";
 
 /** An address as the sloppy parser returns it. */
 export interface IP {
@@ -219,23 +221,129 @@ export function isLinkLocalMulticast(ip: IP): boolean {
   return ip.bytes[0] === 0xff && ((ip.bytes[1] as number) & 0x0f) === 0x02;
 }
 
-/** validation.IsValidIPForLegacyField of a new value, strictly (StrictIPCIDRValidation): its messages. */
-export function isValidIPForLegacyField(value: string): string[] {
+/**
+ * validation.IsValidIPForLegacyField of a new value: its messages. `strict` is the StrictIPCIDRValidation
+ * gate (on from 1.36); without it, leading zeros and IPv4-mapped addresses pass (ipWarnings warns).
+ */
+export function isValidIPForLegacyField(value: string, strict: boolean): string[] {
   const ip = parseIPSloppy(value);
   if (ip === undefined) return ["must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"];
+  if (!strict) return [];
   if (ip.leadingZeros) return ["must not have leading 0s"];
   if (isIPv4Mapped(ip)) return ["must not be an IPv4-mapped IPv6 address"];
   return [];
 }
 
-/** validation.IsValidCIDRForLegacyField of a new value, strictly: a subnet, not an address within one. */
-export function isValidCIDRForLegacyField(value: string): string[] {
+/** validation.IsValidCIDRForLegacyField of a new value; strictly, a subnet, not an address within one. */
+export function isValidCIDRForLegacyField(value: string, strict: boolean): string[] {
   const cidr = parseCIDRSloppy(value);
   if (cidr === undefined) return ["must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"];
+  if (!strict) return [];
   if (cidr.ip.leadingZeros || cidr.leadingZeroBits) return ["must not have leading 0s in IP or prefix length"];
   if (isIPv4Mapped(cidr.ip)) return ["must not have an IPv4-mapped IPv6 address"];
+  if (!hostBitsClear(cidr)) return ["must not have bits set beyond the prefix length"];
+  return [];
+}
+
+function hostBitsClear(cidr: CIDR): boolean {
   const address = cidr.size === 4 ? cidr.ip.bytes.subarray(12) : cidr.ip.bytes;
-  if (!networkNumber(cidr).every((b, i) => b === address[i]))
-    return ["must not have bits set beyond the prefix length"];
+  return networkNumber(cidr).every((b, i) => b === address[i]);
+}
+
+/** net.IP.String(): an IPv4 (or IPv4-mapped) address dotted, any other in RFC 5952's form. */
+export function ipString(bytes: Uint8Array): string {
+  const v4 = to4(bytes);
+  if (v4 !== undefined) return v4.join(".");
+  const groups: number[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push(((bytes[i] as number) << 8) | (bytes[i + 1] as number));
+  // the longest run of two or more zero groups, the first of equal ones, becomes `::`
+  let runStart = -1;
+  let runLength = 0;
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > runLength && j - i >= 2) {
+      runStart = i;
+      runLength = j - i;
+    }
+    i = j === i ? i + 1 : j;
+  }
+  const hex = (from: number, to: number) =>
+    groups
+      .slice(from, to)
+      .map((g) => g.toString(16))
+      .join(":");
+  return runStart < 0 ? hex(0, 8) : `${hex(0, runStart)}::${hex(runStart + runLength, 8)}`;
+}
+
+/** netip.Addr.String() of an address written with colons: IPv4-mapped as `::ffff:a.b.c.d`. */
+function addrString(ip: IP): string {
+  return isIPv4Mapped(ip) ? `::ffff:${ipString(ip.bytes)}` : ipString(ip.bytes);
+}
+
+/** net.IPNet.String() of a parsed CIDR: its network number and prefix length. */
+const networkString = (cidr: CIDR) => `${ipString(networkNumber(cidr))}/${cidr.bits}`;
+
+/**
+ * validation.GetWarningsForIP (1.33+) of a value IsValidIPForLegacyField accepted, each without the field
+ * before it: a form a future strict release refuses, or an IPv6 address not in canonical form.
+ */
+export function ipWarnings(value: string): string[] {
+  const ip = parseIPSloppy(value);
+  if (ip === undefined) return [];
+  if (ip.leadingZeros || isIPv4Mapped(ip))
+    return [
+      `non-standard IP address ${quote(value)} will be considered invalid in a future Kubernetes release: use ${quote(ipString(ip.bytes))}`,
+    ];
+  if (ip.colons && addrString(ip) !== value)
+    return [`IPv6 address ${quote(value)} should be in RFC 5952 canonical format (${quote(addrString(ip))})`];
+  return [];
+}
+
+/** validation.GetWarningsForCIDR (1.33+), as ipWarnings: host bits set, a non-standard form, a non-canonical one. */
+export function cidrWarnings(value: string): string[] {
+  const cidr = parseCIDRSloppy(value);
+  if (cidr === undefined) return [];
+  const out: string[] = [];
+  if (!hostBitsClear(cidr))
+    out.push(
+      `CIDR value ${quote(value)} is ambiguous in this context (should be ${quote(networkString(cidr))} or ${quote(`${ipString(cidr.ip.bytes)}/${cidr.size * 8}`)}?)`,
+    );
+  if (cidr.ip.leadingZeros || cidr.leadingZeroBits || isIPv4Mapped(cidr.ip))
+    out.push(
+      `non-standard CIDR value ${quote(value)} will be considered invalid in a future Kubernetes release: use ${quote(networkString(cidr))}`,
+    );
+  const prefix = `${addrString(cidr.ip)}/${cidr.bits}`;
+  if (out.length === 0 && cidr.ip.colons && prefix !== value)
+    out.push(`IPv6 CIDR value ${quote(value)} should be in RFC 5952 canonical format (${quote(prefix)})`);
+  return out;
+}
+
+/**
+ * What 1.32's Service warnings (pkg/api/service/warnings.go, before they moved to apimachinery) say of an
+ * IP address or (`prefix`) a CIDR value: net/netip's refusal, or the canonical form of an IPv6 one. Told
+ * for the refusals whose netip words are certain: an IPv4 address with a leading zero, a prefix length
+ * with one.
+ */
+export function legacyIPWarnings(value: string, prefix: boolean): string[] {
+  const cidr = prefix ? parseCIDRSloppy(value) : undefined;
+  const ip = prefix ? cidr?.ip : parseIPSloppy(value);
+  if (ip === undefined) return [];
+  const address = prefix ? value.slice(0, value.lastIndexOf("/")) : value;
+  const refused = (why: string) =>
+    prefix
+      ? `IP prefix was accepted, but will be invalid in a future Kubernetes release: netip.ParsePrefix(${quote(value)}): ${why}`
+      : `IP address was accepted, but will be invalid in a future Kubernetes release: ${why}`;
+  if (ip.leadingZeros) {
+    if (ip.colons) return [];
+    return [refused(`ParseAddr(${quote(address)}): IPv4 field has octet with leading zero`)];
+  }
+  if (cidr?.leadingZeroBits)
+    return [refused(`bad bits after slash: ${quote(value.slice(value.lastIndexOf("/") + 1))}`)];
+  const canonical = prefix && cidr !== undefined ? `${addrString(ip)}/${cidr.bits}` : addrString(ip);
+  if (ip.colons && canonical !== value)
+    return [
+      `IPv6 ${prefix ? "prefix" : "address"} ${quote(value)} is not in RFC 5952 canonical format (${quote(canonical)}), which may cause controller apply-loops`,
+    ];
   return [];
 }

@@ -111,12 +111,14 @@ const trimSpace = (text: string) => text.replace(edgeSpace, "");
 const sourceRangesAnnotation = "service.beta.kubernetes.io/load-balancer-source-ranges";
 
 /**
- * ValidateService on create. The IP and CIDR fields are validated strictly (no leading zeros, no
- * IPv4-mapped IPv6, no bits past the prefix length): StrictIPCIDRValidation is on by default from
- * 1.36. `loadBalancerIP` is not validated (the server only warns about a non-standard one).
+ * ValidateService on create. From 1.36, where StrictIPCIDRValidation is on by default, the IP and CIDR
+ * fields are validated strictly (no leading zeros, no IPv4-mapped IPv6, no bits past the prefix length);
+ * before, those pass and the server warns (warnings.ts). `loadBalancerIP` is not validated (the server
+ * only warns about a non-standard one).
  */
-export function validateService(object: JsonObject): Finding[] {
+export function validateService(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec") ?? {};
+  const strict = minor >= 36;
   const spec = ["spec"];
   const out: Finding[] = [];
   const type = stringAt(s, "type") || "ClusterIP";
@@ -157,11 +159,11 @@ export function validateService(object: JsonObject): Finding[] {
   for (const [i, port] of ports)
     out.push(...validateServicePort(port, ports.length > 1, names, child(spec, "ports", i)));
   out.push(...validateLabels(stringMapAt(s, "selector"), child(spec, "selector")));
-  if (type !== "ExternalName") out.push(...validateServiceClusterIPsRelatedFields(s, ips, spec));
+  if (type !== "ExternalName") out.push(...validateServiceClusterIPsRelatedFields(s, ips, spec, strict));
   listAt(s, "externalIPs").forEach((value, i) => {
     if (typeof value !== "string") return;
     const at = child(spec, "externalIPs", i);
-    const errs = isValidIPForLegacyField(value);
+    const errs = isValidIPForLegacyField(value, strict);
     // For historical reasons the server then applies ValidateEndpointIP.
     out.push(...(errs.length > 0 ? invalidEach(at, value, errs) : validateEndpointIP(value, at)));
   });
@@ -186,7 +188,7 @@ export function validateService(object: JsonObject): Finding[] {
     if (portKeys.has(key)) out.push(duplicate(child(spec, "ports", i), { protocol, port: number ?? 0 }));
     portKeys.add(key);
   }
-  out.push(...validateSourceRanges(object, s, type, spec));
+  out.push(...validateSourceRanges(object, s, type, spec, strict));
   if (isSet(s, "allocateLoadBalancerNodePorts") && type !== "LoadBalancer")
     out.push(
       forbidden(
@@ -216,7 +218,12 @@ export function validateService(object: JsonObject): Finding[] {
  * families and policy are known, and the cluster IPs are valid, at most one of each family and of
  * the families given.
  */
-function validateServiceClusterIPsRelatedFields(s: JsonObject, ips: JsonValue[], spec: FieldPath): Finding[] {
+function validateServiceClusterIPsRelatedFields(
+  s: JsonObject,
+  ips: JsonValue[],
+  spec: FieldPath,
+  strict: boolean,
+): Finding[] {
   const out: Finding[] = [];
   const at = child(spec, "clusterIPs");
   const clusterIP = stringAt(s, "clusterIP");
@@ -247,7 +254,7 @@ function validateServiceClusterIPsRelatedFields(s: JsonObject, ips: JsonValue[],
       invalidIPs = true; // the schema's: the server never gets this far
       return;
     }
-    const errs = isValidIPForLegacyField(ip);
+    const errs = isValidIPForLegacyField(ip, strict);
     if (errs.length > 0) invalidIPs = true;
     out.push(...invalidEach(child(at, i), ip, errs));
   });
@@ -286,13 +293,19 @@ function validateEndpointIP(value: string, at: FieldPath): Finding[] {
  * ValidateService's source ranges: the field, or else the annotation it replaced, only on a load
  * balancer, each a CIDR value. Both may be padded with spaces, a leftover of the annotation.
  */
-function validateSourceRanges(object: JsonObject, s: JsonObject, type: string, spec: FieldPath): Finding[] {
+function validateSourceRanges(
+  object: JsonObject,
+  s: JsonObject,
+  type: string,
+  spec: FieldPath,
+  strict: boolean,
+): Finding[] {
   const loadBalancerOnly = (at: FieldPath) =>
     type === "LoadBalancer" ? [] : [forbidden(at, "may only be used when `type` is 'LoadBalancer'", asError)];
   const cidrErrors = (at: FieldPath, value: JsonValue) => {
     if (typeof value !== "string") return [];
     const cidr = trimSpace(value);
-    return invalidEach(at, cidr, isValidCIDRForLegacyField(cidr));
+    return invalidEach(at, cidr, isValidCIDRForLegacyField(cidr, strict));
   };
   const ranges = listAt(s, "loadBalancerSourceRanges");
   if (ranges.length > 0) {

@@ -31,7 +31,8 @@ import { validatePodDisruptionBudget } from "./policy.js";
 import { validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from "./rbac.js";
 import { warningsFor } from "./warnings.js";
 
-type Validator = (object: JsonObject) => Finding[];
+/** A kind's hand-written validation, for release 1.`minor`. */
+type Validator = (object: JsonObject, minor: number) => Finding[];
 
 const validators: Readonly<Record<string, Validator>> = Object.freeze(
   Object.assign(Object.create(null) as Record<string, Validator>, {
@@ -63,5 +64,5 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
 /** The hand-written rules' findings for a built-in object, and the warnings release `minor` (36 for 1.36) would send with it. */
 export function validateHandWritten(apiVersion: string, kind: string, object: JsonObject, minor: number): Finding[] {
   const validate = validators[`${apiVersion}/${kind}`];
-  return [...(validate === undefined ? [] : validate(object)), ...warningsFor(apiVersion, kind, object, minor)];
+  return [...(validate === undefined ? [] : validate(object, minor)), ...warningsFor(apiVersion, kind, object, minor)];
 }

@@ -187,8 +187,9 @@ function validateTypedLocalObjectReference(ref: JsonObject, at: FieldPath): Find
   return out;
 }
 
-export function validateNetworkPolicy(object: JsonObject): Finding[] {
+export function validateNetworkPolicy(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec");
+  const strict = minor >= 36;
   const spec = ["spec"];
   if (s === undefined) return [];
   const out = validateLabelSelector(objectAt(s, "podSelector"), child(spec, "podSelector"));
@@ -199,7 +200,7 @@ export function validateNetworkPolicy(object: JsonObject): Finding[] {
     for (const [i, rule] of objectItems(s, direction)) {
       const at = child(spec, direction, i);
       for (const [j, port] of objectItems(rule, "ports")) out.push(...validatePort(port, child(at, "ports", j)));
-      for (const [j, peer] of objectItems(rule, peers)) out.push(...validatePeer(peer, child(at, peers, j)));
+      for (const [j, peer] of objectItems(rule, peers)) out.push(...validatePeer(peer, child(at, peers, j), strict));
     }
   }
   const policyTypes = listAt(s, "policyTypes");
@@ -236,7 +237,7 @@ function validatePort(port: JsonObject, at: FieldPath): Finding[] {
 }
 
 /** ValidateNetworkPolicyPeer: at least one selector or an IP block, and an IP block alone. */
-function validatePeer(peer: JsonObject, at: FieldPath): Finding[] {
+function validatePeer(peer: JsonObject, at: FieldPath, strict: boolean): Finding[] {
   const out: Finding[] = [];
   let peers = 0;
   for (const key of ["podSelector", "namespaceSelector"]) {
@@ -247,7 +248,7 @@ function validatePeer(peer: JsonObject, at: FieldPath): Finding[] {
   const ipBlock = objectAt(peer, "ipBlock");
   if (isSet(peer, "ipBlock")) {
     peers++;
-    if (ipBlock !== undefined) out.push(...validateIPBlock(ipBlock, child(at, "ipBlock")));
+    if (ipBlock !== undefined) out.push(...validateIPBlock(ipBlock, child(at, "ipBlock"), strict));
   }
   if (peers === 0) out.push(required(at, "must specify a peer", asError));
   else if (peers > 1 && isSet(peer, "ipBlock"))
@@ -257,20 +258,20 @@ function validatePeer(peer: JsonObject, at: FieldPath): Finding[] {
 
 /**
  * ValidateIPBlock on create (an update lets CIDRs the old policy had stay): a CIDR, validated
- * strictly as StrictIPCIDRValidation does from 1.36, and exceptions strictly inside it. An absent
- * `cidr` is the schema's `required`.
+ * strictly where StrictIPCIDRValidation is on (`strict`: 1.36), and exceptions strictly inside it.
+ * An absent `cidr` is the schema's `required`.
  */
-function validateIPBlock(block: JsonObject, at: FieldPath): Finding[] {
+function validateIPBlock(block: JsonObject, at: FieldPath, strict: boolean): Finding[] {
   const cidr = stringAt(block, "cidr");
   if (cidr === "") return requiredIfEmpty(block, "cidr", at);
   if (cidr === undefined) return [];
-  const out = invalidEach(child(at, "cidr"), cidr, isValidCIDRForLegacyField(cidr));
+  const out = invalidEach(child(at, "cidr"), cidr, isValidCIDRForLegacyField(cidr, strict));
   const network = parseCIDRSloppy(cidr);
   if (network === undefined) return out;
   listAt(block, "except").forEach((except, i) => {
     if (typeof except !== "string") return;
     const exceptAt = child(at, "except", i);
-    out.push(...invalidEach(exceptAt, except, isValidCIDRForLegacyField(except)));
+    out.push(...invalidEach(exceptAt, except, isValidCIDRForLegacyField(except, strict)));
     const inner = parseCIDRSloppy(except);
     if (inner !== undefined && (!contains(network, networkNumber(inner)) || network.bits >= inner.bits))
       out.push(invalid(exceptAt, except, "must be a strict subset of `cidr`", asError));

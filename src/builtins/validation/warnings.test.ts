@@ -463,6 +463,59 @@ describe("a Service's warnings (pkg/api/service/warnings.go), by release", () =>
   });
 });
 
+describe("a Service's addresses, strict from 1.36 (StrictIPCIDRValidation), warned about before", () => {
+  const object = service({
+    type: "LoadBalancer",
+    clusterIP: "10.96.0.010",
+    externalIPs: ["2001:DB8::1"],
+    loadBalancerSourceRanges: ["10.0.0.1/8"],
+  });
+  const later = "will be considered invalid in a future Kubernetes release";
+
+  it("1.36 refuses the non-standard forms and warns about the non-canonical one", () => {
+    expect(said("v1", "Service", object, 36)).toEqual(
+      [
+        'spec.clusterIPs[0]: Invalid value: "10.96.0.010": must not have leading 0s',
+        'spec.LoadBalancerSourceRanges[0]: Invalid value: "10.0.0.1/8": must not have bits set beyond the prefix length',
+        'warning spec.externalIPs[0]: IPv6 address "2001:DB8::1" should be in RFC 5952 canonical format ("2001:db8::1")',
+        "warning spec.externalIPs is deprecated and may no longer be implemented in some clusters",
+      ].sort(),
+    );
+  });
+
+  it("1.33 to 1.35 accept them and warn in apimachinery's words", () => {
+    expect(said("v1", "Service", object, 35)).toEqual(
+      [
+        `warning spec.clusterIPs[0]: non-standard IP address "10.96.0.010" ${later}: use "10.96.0.10"`,
+        'warning spec.externalIPs[0]: IPv6 address "2001:DB8::1" should be in RFC 5952 canonical format ("2001:db8::1")',
+        'warning spec.loadBalancerSourceRanges[0]: CIDR value "10.0.0.1/8" is ambiguous in this context (should be "10.0.0.0/8" or "10.0.0.1/32"?)',
+      ].sort(),
+    );
+  });
+
+  it("1.32 warns in the Service's own words", () => {
+    expect(said("v1", "Service", object, 32)).toEqual(
+      [
+        'warning spec.clusterIPs[0]: IP address was accepted, but will be invalid in a future Kubernetes release: ParseAddr("10.96.0.010"): IPv4 field has octet with leading zero',
+        'warning spec.externalIPs[0]: IPv6 address "2001:DB8::1" is not in RFC 5952 canonical format ("2001:db8::1"), which may cause controller apply-loops',
+      ].sort(),
+    );
+  });
+
+  it("a NetworkPolicy's CIDRs are strict from 1.36 only", () => {
+    const policy = {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "NetworkPolicy",
+      metadata: { name: "n" },
+      spec: { podSelector: {}, ingress: [{ from: [{ ipBlock: { cidr: "10.0.0.1/8" } }] }] },
+    };
+    expect(said("networking.k8s.io/v1", "NetworkPolicy", policy, 36)).toEqual([
+      'spec.ingress[0].from[0].ipBlock.cidr: Invalid value: "10.0.0.1/8": must not have bits set beyond the prefix length',
+    ]);
+    expect(said("networking.k8s.io/v1", "NetworkPolicy", policy, 35)).toEqual([]);
+  });
+});
+
 describe("an Ingress's class annotation", () => {
   it("is deprecated for spec.ingressClassName", () => {
     const ingress = {

@@ -12,10 +12,19 @@
  * may take.
  */
 import type { Finding } from "../../findings/index.js";
-import { milliValue, quantityString, quote } from "../../go/index.js";
+import {
+  cidrWarnings,
+  ipWarnings,
+  isValidCIDRForLegacyField,
+  isValidIPForLegacyField,
+  legacyIPWarnings,
+  milliValue,
+  quantityString,
+  quote,
+} from "../../go/index.js";
 import { isDNS1123Label } from "../../names/index.js";
 import { child, type FieldPath, formatPath } from "../../path/index.js";
-import { getKey, type JsonObject } from "../../value/index.js";
+import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
 import { intAt, isSet, listAt, objectAt, objectItems, optionalIntAt, stringAt, warningAt } from "./common.js";
 import { quantityOf } from "./quantity.js";
 
@@ -530,11 +539,18 @@ function wholeWarning(at: FieldPath, text: string): Finding {
 /**
  * pkg/api/service/warnings.go GetWarningsForService, by release: the headless Service's ignored fields
  * from 1.34 (kubernetes#132214; its session affinity one as fixed by #134054), PreferClose from 1.35
- * (#134457), externalIPs deprecated in 1.36 (KEP-5707). Not yet: GetWarningsForIP and GetWarningsForCIDR
- * on the IP fields.
+ * (#134457), externalIPs deprecated in 1.36 (KEP-5707); the IP fields' forms in apimachinery's words from
+ * 1.33 (GetWarningsForIP, GetWarningsForCIDR: kubernetes#128786), in the Service's own before.
  */
 function serviceWarnings(object: JsonObject, minor: number): Finding[] {
   const out: Finding[] = [];
+  // From 1.36 the strict validation refuses what the form warnings would name but the canonical form.
+  const ipForm = (at: FieldPath, value: JsonValue | undefined, prefix: boolean) => {
+    if (typeof value !== "string") return;
+    if (minor >= 36 && (prefix ? isValidCIDRForLegacyField : isValidIPForLegacyField)(value, true).length > 0) return;
+    const texts = minor >= 33 ? (prefix ? cidrWarnings : ipWarnings)(value) : legacyIPWarnings(value, prefix);
+    for (const text of texts) out.push(warningAt(at, text));
+  };
   const annotations = objectAt(objectAt(object, "metadata"), "annotations");
   const hints = "service.kubernetes.io/topology-aware-hints";
   if (annotations !== undefined && Object.hasOwn(annotations, hints))
@@ -546,10 +562,15 @@ function serviceWarnings(object: JsonObject, minor: number): Finding[] {
     );
   const spec = objectAt(object, "spec");
   if (spec === undefined) return out;
-  // as defaulted: type ClusterIP, sessionAffinity None
+  // as defaulted: type ClusterIP, sessionAffinity None; a lone clusterIP copied into clusterIPs
   const type = stringAt(spec, "type") || "ClusterIP";
-  const headless = type === "ClusterIP" && stringAt(spec, "clusterIP") === "None";
+  const clusterIP = stringAt(spec, "clusterIP");
+  const headless = type === "ClusterIP" && clusterIP === "None";
   const externalIPs = listAt(spec, "externalIPs").length > 0;
+  if (clusterIP && clusterIP !== "None") {
+    const ips = listAt(spec, "clusterIPs");
+    (ips.length > 0 ? ips : [clusterIP]).forEach((ip, i) => ipForm(["spec", "clusterIPs", i], ip, false));
+  }
   if (headless && minor >= 34) {
     if (stringAt(spec, "loadBalancerIP"))
       out.push(wholeWarning(["spec", "loadBalancerIP"], "spec.loadBalancerIP is ignored for headless services"));
@@ -558,6 +579,7 @@ function serviceWarnings(object: JsonObject, minor: number): Finding[] {
     if ((stringAt(spec, "sessionAffinity") || "None") !== "None")
       out.push(wholeWarning(["spec", "sessionAffinity"], "spec.SessionAffinity is ignored for headless services"));
   }
+  listAt(spec, "externalIPs").forEach((ip, i) => ipForm(["spec", "externalIPs", i], ip, false));
   if (externalIPs && !headless && type !== "ExternalName" && minor >= 36)
     out.push(
       wholeWarning(
@@ -565,6 +587,10 @@ function serviceWarnings(object: JsonObject, minor: number): Finding[] {
         "spec.externalIPs is deprecated and may no longer be implemented in some clusters",
       ),
     );
+  if (stringAt(spec, "loadBalancerIP")) ipForm(["spec", "loadBalancerIP"], getKey(spec, "loadBalancerIP"), false);
+  listAt(spec, "loadBalancerSourceRanges").forEach((range, i) =>
+    ipForm(["spec", "loadBalancerSourceRanges", i], range, true),
+  );
   if (type === "ExternalName" && externalIPs)
     out.push(
       wholeWarning(["spec", "externalIPs"], `spec.externalIPs is ignored when spec.type is ${quote("ExternalName")}`),
