@@ -132,6 +132,45 @@ export function isValidLabelValue(value: string): string[] {
   );
 }
 
+/** A map's entry that breaks its rule, and the rule's messages for it: the API server reports each at the map. */
+export interface EntryErrors {
+  value: string;
+  messages: string[];
+}
+
+/** apimachinery's ValidateLabels: each key a qualified name, each value a label value (other values are no labels). */
+export function labelErrors(labels: Iterable<readonly [string, unknown]>): EntryErrors[] {
+  const out: EntryErrors[] = [];
+  for (const [k, v] of labels) {
+    const keyErrors = isQualifiedName(k);
+    if (keyErrors.length > 0) out.push({ value: k, messages: keyErrors });
+    const valueErrors = typeof v === "string" ? isValidLabelValue(v) : [];
+    if (valueErrors.length > 0) out.push({ value: v as string, messages: valueErrors });
+  }
+  return out;
+}
+
+/** apimachinery's TotalAnnotationSizeLimitB. */
+export const totalAnnotationSizeLimit = 256 * 1024;
+
+/**
+ * ValidateAnnotations: each key a qualified name whatever its case, and the keys and values together
+ * (`bytes`) within totalAnnotationSizeLimit.
+ */
+export function annotationErrors(annotations: Iterable<readonly [string, unknown]>): {
+  keys: EntryErrors[];
+  bytes: number;
+} {
+  const keys: EntryErrors[] = [];
+  let bytes = 0;
+  for (const [k, v] of annotations) {
+    const messages = isQualifiedName(k.toLowerCase());
+    if (messages.length > 0) keys.push({ value: k, messages });
+    bytes += byteLength(k) + (typeof v === "string" ? byteLength(v) : 0);
+  }
+  return { keys, bytes };
+}
+
 /** validation.IsConfigMapKey: the key of a ConfigMap's or a Secret's data, and what a key selector names. */
 export function isConfigMapKey(key: string): string[] {
   const errs: string[] = [];

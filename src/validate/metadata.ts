@@ -1,14 +1,15 @@
 import { type Finding, invalid, required, type Severity, tooLong, unknownField } from "../findings/index.js";
 import {
-  byteLength,
+  annotationErrors,
   isDNS1035Label,
   isDNS1123Label,
   isQualifiedName,
-  isValidLabelValue,
   isValidPathSegmentName,
+  labelErrors,
   type NameRule,
   nameIsDNSSubdomain,
   splitApiVersion,
+  totalAnnotationSizeLimit,
 } from "../names/index.js";
 import { getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { invalidType } from "./keywords/type.js";
@@ -40,8 +41,6 @@ const objectMeta: Record<string, "string" | "integer" | "map" | "array"> = {
   finalizers: "array",
   managedFields: "array",
 };
-
-const totalAnnotationSizeLimit = 256 * 1024;
 
 export interface MetaOptions {
   /** The object root (names are DNS subdomains) or an embedded resource (path segments). */
@@ -125,21 +124,15 @@ export function validateObjectMeta(
   const labels = getKey(m, "labels");
   if (isObject(labels)) {
     const path = toPath(childLoc(loc, "labels"));
-    for (const [k, v] of Object.entries(labels)) {
-      for (const msg of isQualifiedName(k)) out.push(invalid(path, k, msg));
-      if (typeof v === "string") for (const msg of isValidLabelValue(v)) out.push(invalid(path, v, msg));
-    }
+    for (const e of labelErrors(Object.entries(labels)))
+      for (const msg of e.messages) out.push(invalid(path, e.value, msg));
   }
   const annotations = getKey(m, "annotations");
   if (isObject(annotations)) {
     const path = toPath(childLoc(loc, "annotations"));
-    let size = 0;
-    for (const [k, v] of Object.entries(annotations)) {
-      // Qualified names, except that case does not matter.
-      for (const msg of isQualifiedName(k.toLowerCase())) out.push(invalid(path, k, msg));
-      size += byteLength(k) + (typeof v === "string" ? byteLength(v) : 0);
-    }
-    if (size > totalAnnotationSizeLimit)
+    const { keys, bytes } = annotationErrors(Object.entries(annotations));
+    for (const e of keys) for (const msg of e.messages) out.push(invalid(path, e.value, msg));
+    if (bytes > totalAnnotationSizeLimit)
       out.push(tooLong(openAPIPath(childLoc(loc, "annotations")), "", totalAnnotationSizeLimit));
   }
   const finalizers = getKey(m, "finalizers");

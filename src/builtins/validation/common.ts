@@ -19,7 +19,14 @@ import {
   required,
   tooLong,
 } from "../../findings/index.js";
-import { byteLength, isQualifiedName, isValidLabelValue, regexError } from "../../names/index.js";
+import {
+  annotationErrors,
+  isQualifiedName,
+  isValidLabelValue,
+  labelErrors,
+  regexError,
+  totalAnnotationSizeLimit,
+} from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
 
@@ -187,17 +194,8 @@ export { duplicate, forbidden, invalid, notFound, notSupported, required };
 // apimachinery apis/meta/v1/validation: labels and label selectors
 
 /** ValidateLabels: errors are reported at the map, not at the key. */
-export function validateLabels(labels: readonly [string, string][], path: FieldPath): Finding[] {
-  const out: Finding[] = [];
-  for (const [k, v] of labels) {
-    out.push(...invalidEach(path, k, isQualifiedName(k)));
-    out.push(...invalidEach(path, v, isValidLabelValue(v)));
-  }
-  return out;
-}
-
-/** apimachinery's TotalAnnotationSizeLimitB. */
-const totalAnnotationSizeLimit = 256 * 1024;
+export const validateLabels = (labels: readonly [string, string][], path: FieldPath): Finding[] =>
+  labelErrors(labels).flatMap((e) => invalidEach(path, e.value, e.messages));
 
 /**
  * ValidateAnnotations: keys are qualified names without regard to case, reported at the map as labels are, and
@@ -205,13 +203,9 @@ const totalAnnotationSizeLimit = 256 * 1024;
  */
 export function validateAnnotations(annotations: JsonObject | undefined, path: FieldPath): Finding[] {
   if (annotations === undefined) return [];
-  const out: Finding[] = [];
-  let size = 0;
-  for (const [k, v] of Object.entries(annotations)) {
-    out.push(...invalidEach(path, k, isQualifiedName(k.toLowerCase())));
-    size += byteLength(k) + (typeof v === "string" ? byteLength(v) : 0);
-  }
-  if (size > totalAnnotationSizeLimit) out.push(tooLong(path, "", totalAnnotationSizeLimit, asError));
+  const { keys, bytes } = annotationErrors(Object.entries(annotations));
+  const out = keys.flatMap((e) => invalidEach(path, e.value, e.messages));
+  if (bytes > totalAnnotationSizeLimit) out.push(tooLong(path, "", totalAnnotationSizeLimit, asError));
   return out;
 }
 
