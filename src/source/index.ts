@@ -8,7 +8,7 @@
  * with the text (syntax, alias bombs, size, depth) into a finding with a line.
  * And back: documents edited in their syntax trees (render.ts), values printed
  * as YAML that reads back the same (print.ts).
- * Imports value, path, findings and the `yaml` and `js-yaml` packages.
+ * Imports value, path, findings, go and the `yaml` and `js-yaml` packages.
  */
 import { load as loadYaml } from "js-yaml";
 import {

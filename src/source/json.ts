@@ -10,6 +10,7 @@
  * value is neither blanks nor a `---` line. Only where values begin and end
  * is found here: each value is then read as any document is.
  */
+import { quote } from "../go/index.js";
 
 /** Where the values of a JSON stream begin, and where and why the text stops being one. */
 export interface JsonStream {
@@ -64,23 +65,11 @@ function blanksFrom(text: string, from: number): number {
   return i;
 }
 
-const escapes: Record<string, string> = {
-  "'": "\\'",
-  "\\": "\\\\",
-  "\u0007": "\\a",
-  "\b": "\\b",
-  "\f": "\\f",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\v": "\\v",
-};
-
 /** Go's quoteChar (encoding/json scanner.go): the character in single quotes, escaped as strconv.Quote escapes it. */
 function quoteChar(c: string): string {
-  const code = c.charCodeAt(0);
-  const escaped = escapes[c] ?? (code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, "0")}` : c);
-  return `'${escaped}'`;
+  if (c === "'") return "'\\''";
+  if (c === '"') return `'"'`;
+  return `'${quote(c).slice(1, -1)}'`;
 }
 
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;

@@ -141,25 +141,6 @@ export function schemaFinding(path: FieldPath, detail: string): Finding {
   return finding({ type: "SchemaError", path, detail, rule: "schema" });
 }
 
-/** Go's `%q` for the strings kube-openapi quotes. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0) as number;
-    if (ch === '"' || ch === "\\") out += `\\${ch}`;
-    else if (c === 7) out += "\\a";
-    else if (c === 8) out += "\\b";
-    else if (c === 9) out += "\\t";
-    else if (c === 10) out += "\\n";
-    else if (c === 11) out += "\\v";
-    else if (c === 12) out += "\\f";
-    else if (c === 13) out += "\\r";
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, "0")}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
-
 /** Go's `%v` of a float64: shortest digits, exponent form below 1e-4 and from 1e6 (strconv 'g' with precision -1). */
 export function goFloat(n: number): string {
   if (!Number.isFinite(n)) return n > 0 ? "+Inf" : n < 0 ? "-Inf" : "NaN";

@@ -1,9 +1,9 @@
 import { type Finding, invalid } from "../../findings/index.js";
+import { quote } from "../../go/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
 import {
   type Check,
   type CompileContext,
-  goQuote,
   type Keyword,
   type Loc,
   type Node,
@@ -25,14 +25,14 @@ import {
  * the server's detail verbatim.
  */
 const messages = {
-  anyOf: (name: string) => `${goQuote(name)} must validate at least one schema (anyOf)`,
+  anyOf: (name: string) => `${quote(name)} must validate at least one schema (anyOf)`,
   oneOf: (name: string, valid: number) =>
-    `${goQuote(name)} must validate one and only one schema (oneOf). ${
+    `${quote(name)} must validate one and only one schema (oneOf). ${
       valid === 0 ? "Found none valid" : `Found ${valid} valid alternatives`
     }`,
   allOf: (name: string, valid: number) =>
-    `${goQuote(name)} must validate all the schemas (allOf)${valid === 0 ? ". None validated" : ""}`,
-  not: (name: string) => `${goQuote(name)} must not validate the schema (not)`,
+    `${quote(name)} must validate all the schemas (allOf)${valid === 0 ? ". None validated" : ""}`,
+  not: (name: string) => `${quote(name)} must not validate the schema (not)`,
 };
 
 const composite = (loc: Loc | undefined, detail: string) => invalid(openAPIPath(loc), "", detail);

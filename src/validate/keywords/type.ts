@@ -1,7 +1,8 @@
 import { finding, notSupported } from "../../findings/index.js";
+import { quote } from "../../go/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
 import { supportedFormat } from "../formats.js";
-import { type Check, goQuote, type Keyword, kindOf, type Loc, nameOf, openAPIPath } from "../types.js";
+import { type Check, type Keyword, kindOf, type Loc, nameOf, openAPIPath } from "../types.js";
 
 /**
  * `type`, `nullable`, `x-kubernetes-int-or-string` (apiextensions turns it
@@ -17,7 +18,7 @@ export function invalidType(loc: Loc | undefined, typeName: string, actual: stri
     type: "FieldValueTypeInvalid",
     path: openAPIPath(loc),
     badValue: actual,
-    detail: `${nameOf(loc)} in body must be of type ${typeName}: ${goQuote(actual)}`,
+    detail: `${nameOf(loc)} in body must be of type ${typeName}: ${quote(actual)}`,
   });
 }
 
