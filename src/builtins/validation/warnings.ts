@@ -569,7 +569,7 @@ function serviceWarnings(object: JsonObject, minor: number): Finding[] {
   const externalIPs = listAt(spec, "externalIPs").length > 0;
   if (clusterIP && clusterIP !== "None") {
     const ips = listAt(spec, "clusterIPs");
-    (ips.length > 0 ? ips : [clusterIP]).forEach((ip, i) => ipForm(["spec", "clusterIPs", i], ip, false));
+    for (const [i, ip] of (ips.length > 0 ? ips : [clusterIP]).entries()) ipForm(["spec", "clusterIPs", i], ip, false);
   }
   if (headless && minor >= 34) {
     if (stringAt(spec, "loadBalancerIP"))
@@ -579,7 +579,7 @@ function serviceWarnings(object: JsonObject, minor: number): Finding[] {
     if ((stringAt(spec, "sessionAffinity") || "None") !== "None")
       out.push(wholeWarning(["spec", "sessionAffinity"], "spec.SessionAffinity is ignored for headless services"));
   }
-  listAt(spec, "externalIPs").forEach((ip, i) => ipForm(["spec", "externalIPs", i], ip, false));
+  for (const [i, ip] of listAt(spec, "externalIPs").entries()) ipForm(["spec", "externalIPs", i], ip, false);
   if (externalIPs && !headless && type !== "ExternalName" && minor >= 36)
     out.push(
       wholeWarning(
@@ -588,9 +588,8 @@ function serviceWarnings(object: JsonObject, minor: number): Finding[] {
       ),
     );
   if (stringAt(spec, "loadBalancerIP")) ipForm(["spec", "loadBalancerIP"], getKey(spec, "loadBalancerIP"), false);
-  listAt(spec, "loadBalancerSourceRanges").forEach((range, i) =>
-    ipForm(["spec", "loadBalancerSourceRanges", i], range, true),
-  );
+  for (const [i, range] of listAt(spec, "loadBalancerSourceRanges").entries())
+    ipForm(["spec", "loadBalancerSourceRanges", i], range, true);
   if (type === "ExternalName" && externalIPs)
     out.push(
       wholeWarning(["spec", "externalIPs"], `spec.externalIPs is ignored when spec.type is ${quote("ExternalName")}`),
