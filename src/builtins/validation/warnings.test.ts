@@ -516,6 +516,32 @@ describe("a Service's addresses, strict from 1.36 (StrictIPCIDRValidation), warn
   });
 });
 
+describe("a Job too large to track (pkg/api/job/warnings.go)", () => {
+  const job = (spec: JsonObject) => ({
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: { name: "big" },
+    spec: { template: { spec: { containers: [container()], restartPolicy: "Never" } }, ...spec },
+  });
+  const text =
+    "warning spec: In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail";
+
+  it("warns for an Indexed Job past both limits", () => {
+    expect(
+      warnings("batch/v1", "Job", job({ completionMode: "Indexed", completions: 100_001, parallelism: 10_001 })),
+    ).toEqual([text]);
+  });
+
+  it("not at the limits, without parallelism (1) or not Indexed", () => {
+    const specs: JsonObject[] = [
+      { completionMode: "Indexed", completions: 100_000, parallelism: 10_001 },
+      { completionMode: "Indexed", completions: 100_001 },
+      { completions: 100_001, parallelism: 10_001 },
+    ];
+    for (const spec of specs) expect(warnings("batch/v1", "Job", job(spec))).toEqual([]);
+  });
+});
+
 describe("an Ingress's class annotation", () => {
   it("is deprecated for spec.ingressClassName", () => {
     const ingress = {

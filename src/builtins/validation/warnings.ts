@@ -4,8 +4,8 @@
  * (pkg/api/pod/warnings.go, warningsForPodSpecAndMeta), with the deprecated
  * node labels of pkg/api/node/util.go; a claim's and a claim template's
  * (pkg/api/persistentvolumeclaim/util.go); a Service's
- * (pkg/api/service/warnings.go); an Ingress's class annotation; a workload
- * name that is no DNS label. kubectl prints them as
+ * (pkg/api/service/warnings.go); a Job's (pkg/api/job/warnings.go); an
+ * Ingress's class annotation; a workload name that is no DNS label. kubectl prints them as
  * `Warning: <field>: <text>`; kunion reports them as warnings, in the same
  * order. Where Go walks a map (a node selector, annotations, a set of
  * paths), kunion walks it in the order it is written: one of the orders Go
@@ -122,6 +122,15 @@ export function warningsFor(apiVersion: string, kind: string, object: JsonObject
         ),
       );
   }
+  if (key === "batch/v1/Job") out.push(...jobSpecWarnings(objectAt(object, "spec"), ["spec"]));
+  if (key === "batch/v1/CronJob")
+    out.push(
+      ...jobSpecWarnings(objectAt(objectAt(objectAt(object, "spec"), "jobTemplate"), "spec"), [
+        "spec",
+        "jobTemplate",
+        "spec",
+      ]),
+    );
   const at = Object.hasOwn(podAt, key) ? podAt[key] : undefined;
   if (at !== undefined) out.push(...podWarnings(at.length === 0 ? object : valueAt(object, at), at));
   if (key === "v1/PersistentVolumeClaim") out.push(...claimWarnings(object));
@@ -135,6 +144,23 @@ function valueAt(object: JsonObject, path: FieldPath): JsonObject | undefined {
   let cur: JsonObject | undefined = object;
   for (const seg of path) cur = typeof seg === "string" ? objectAt(cur, seg) : undefined;
   return cur;
+}
+
+/**
+ * pkg/api/job/warnings.go WarningsForJobSpec, but for the template's (podWarnings): an Indexed Job too large for
+ * its controller to track failed indexes. Parallelism defaults to 1.
+ */
+function jobSpecWarnings(spec: JsonObject | undefined, at: FieldPath): Finding[] {
+  if (stringAt(spec, "completionMode") !== "Indexed") return [];
+  const completions = optionalIntAt(spec, "completions") ?? 0;
+  const parallelism = optionalIntAt(spec, "parallelism") ?? 1;
+  if (completions <= 100_000 || parallelism <= 10_000) return [];
+  return [
+    warningAt(
+      at,
+      "In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail",
+    ),
+  ];
 }
 
 /** GetWarningsForPersistentVolumeClaim: the beta storage class annotation, and the spec's quantities. */
