@@ -30,7 +30,7 @@ import {
   templateLabels,
   validateLabelSelector,
 } from "./common.js";
-import { validatePodSpec, validateTemplateMetadata } from "./pod.js";
+import { noEphemeralInTemplate, validatePodSpec, validateTemplateMetadata } from "./pod.js";
 
 const spec = ["spec"];
 const templatePath = child(spec, "template");
@@ -45,8 +45,10 @@ export function restartAlways(template: JsonObject | undefined, templateAt: Fiel
 }
 
 /** The pod spec of a controller's template, whose restartPolicy the controller checks. */
-export const controllerPodSpec = (podSpec: JsonObject, at: FieldPath): Finding[] =>
-  validatePodSpec(podSpec, at, { workloadChecksRestartPolicy: true });
+export const controllerPodSpec = (podSpec: JsonObject, at: FieldPath): Finding[] => [
+  ...validatePodSpec(podSpec, at, { workloadChecksRestartPolicy: true }),
+  ...noEphemeralInTemplate(podSpec, at),
+];
 
 /** The template's labels must be selected by the controller's selector (an empty selector selects all). */
 function selectorMatchesTemplate(selector: Selector, template: JsonObject | undefined, at: FieldPath): Finding[] {

@@ -27,7 +27,7 @@ import {
   validateLabelSelector,
 } from "./common.js";
 import { cronParseError, timeZoneLoadError } from "./cron.js";
-import { validatePodSpec, validateTemplateMetadata } from "./pod.js";
+import { noEphemeralInTemplate, validatePodSpec, validateTemplateMetadata } from "./pod.js";
 
 const maxParallelismForIndexedJob = 100000;
 
@@ -73,7 +73,10 @@ function validateJobSpec(s: JsonObject, path: FieldPath): Finding[] {
   const podSpec = objectAt(template, "spec");
   out.push(...validateTemplateMetadata(template, templateAt));
   if (podSpec !== undefined)
-    out.push(...validatePodSpec(podSpec, child(templateAt, "spec"), { workloadChecksRestartPolicy: true }));
+    out.push(
+      ...validatePodSpec(podSpec, child(templateAt, "spec"), { workloadChecksRestartPolicy: true }),
+      ...noEphemeralInTemplate(podSpec, child(templateAt, "spec")),
+    );
   // An unset restartPolicy is defaulted to Always (SetDefaults_PodSpec), which a Job's pods may not have.
   const policy = stringAt(podSpec, "restartPolicy");
   const policyAt = child(templateAt, "spec", "restartPolicy");

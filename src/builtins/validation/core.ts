@@ -43,18 +43,25 @@ import {
   templateLabels,
   validateLabels,
 } from "./common.js";
-import { portProtocols, validateContainersOnlyForPod, validatePodSpec, validateTemplateMetadata } from "./pod.js";
+import {
+  noEphemeralInTemplate,
+  portProtocols,
+  validatePodCreate,
+  validatePodSpec,
+  validateTemplateMetadata,
+} from "./pod.js";
 
 export function validatePod(object: JsonObject): Finding[] {
   const s = objectAt(object, "spec");
-  return s === undefined ? [] : [...validatePodSpec(s, ["spec"]), ...validateContainersOnlyForPod(s, ["spec"])];
+  return s === undefined ? [] : [...validatePodSpec(s, ["spec"]), ...validatePodCreate(s, ["spec"])];
 }
 
 export function validatePodTemplate(object: JsonObject): Finding[] {
   const template = objectAt(object, "template");
   const s = objectAt(template, "spec");
   const out = validateTemplateMetadata(template, ["template"]);
-  if (s !== undefined) out.push(...validatePodSpec(s, ["template", "spec"]));
+  if (s !== undefined)
+    out.push(...validatePodSpec(s, ["template", "spec"]), ...noEphemeralInTemplate(s, ["template", "spec"]));
   return out;
 }
 

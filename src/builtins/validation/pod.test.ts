@@ -5,6 +5,7 @@
  * ValidateVolumeMounts, validateResourceRequirements,
  * validateLivenessProbe/validateStartupProbe/validateReadinessProbe,
  * validateHandler, AccumulateUniqueHostPorts, validatePodHostNetworkDeps),
+ * ValidatePodCreate and ValidatePodTemplateSpec's ephemeral containers rules,
  * and the port warnings of pkg/api/pod/warnings.go (warningsForPodSpecAndMeta).
  */
 import { describe, expect, it } from "vitest";
@@ -265,5 +266,24 @@ describe("pod spec rules (core ValidatePodSpec)", () => {
     const spec = { containers: [container({ ports: [{ containerPort: 80 }, { containerPort: 80 }] })] };
     const severities = podSays(spec).map((m) => m.split(" ")[0]);
     expect(severities).toEqual(["warning"]);
+  });
+
+  it("refuses ephemeral containers on create, and a node while scheduling gates remain (ValidatePodCreate)", () => {
+    const debug = { name: "debug", image: "busybox" };
+    expect(podSays({ ephemeralContainers: [debug] })).toEqual([
+      "spec.ephemeralContainers: Forbidden: cannot be set on create",
+    ]);
+    expect(podSays({ nodeName: "node-1", schedulingGates: [{ name: "example.com/quota" }] })).toEqual([
+      "spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared",
+    ]);
+    expect(podSays({ nodeName: "node-1", schedulingGates: [] })).toEqual([]);
+  });
+
+  it("refuses ephemeral containers in a template (ValidatePodTemplateSpec)", () => {
+    const debug = { name: "debug", image: "busybox" };
+    const bad = deployment({ template: template({ ephemeralContainers: [debug] }) });
+    expect(said("apps/v1", "Deployment", bad)).toEqual([
+      "spec.template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template",
+    ]);
   });
 });

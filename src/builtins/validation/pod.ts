@@ -78,11 +78,25 @@ export function validateTemplateMetadata(template: JsonObject | undefined, at: F
 }
 
 /**
- * validateContainersOnlyForPod: what a Pod's containers must satisfy beyond a template's, whose image an
- * admission webhook may still fill in (a " " image is a placeholder some tools use).
+ * ValidatePodTemplateSpec's last rule: ephemeral containers are added to running pods (the
+ * ephemeralcontainers subresource), never templated.
  */
-export function validateContainersOnlyForPod(spec: JsonObject, path: FieldPath): Finding[] {
+export const noEphemeralInTemplate = (spec: JsonObject, path: FieldPath): Finding[] =>
+  listAt(spec, "ephemeralContainers").length > 0
+    ? [forbidden(child(path, "ephemeralContainers"), "ephemeral containers not allowed in pod template", asError)]
+    : [];
+
+/**
+ * What a Pod's spec must satisfy on create beyond a template's: validateContainersOnlyForPod, whose image an
+ * admission webhook may still fill in for a template (a " " image is a placeholder some tools use), and
+ * ValidatePodCreate's own rules: no ephemeral containers yet, no node while scheduling gates remain.
+ */
+export function validatePodCreate(spec: JsonObject, path: FieldPath): Finding[] {
   const out: Finding[] = [];
+  if (listAt(spec, "ephemeralContainers").length > 0)
+    out.push(forbidden(child(path, "ephemeralContainers"), "cannot be set on create", asError));
+  if (stringAt(spec, "nodeName") && listAt(spec, "schedulingGates").length > 0)
+    out.push(forbidden(child(path, "nodeName"), "cannot be set until all schedulingGates have been cleared", asError));
   for (const list of ["containers", "initContainers"])
     for (const [i, ctr] of objectItems(spec, list)) {
       const image = stringAt(ctr, "image");
