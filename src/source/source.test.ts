@@ -390,3 +390,32 @@ describe("a document's root position, told without its syntax tree", () => {
     expect(documents).toBeGreaterThan(500);
   });
 });
+
+describe("explicit scalar tags, as go-yaml v2 resolves them (resolve.go)", () => {
+  const read = (value: string) => parseSource(`x: ${value}\n`, "t.yaml");
+  it.each([
+    ["!!int 12", 12],
+    ["!!int '12'", 12],
+    ["!!int 0x1F", 31],
+    ["!!float 12", 12],
+    ["!!float 1.5", 1.5],
+    ["!!bool yes", true],
+    ["!!str 12", "12"],
+  ])("%s is %j", (value, want) => {
+    const { documents, findings } = read(value);
+    expect(findings).toEqual([]);
+    expect(documents[0]?.value).toEqual({ x: want });
+  });
+
+  it.each([
+    ["!!int abc", "cannot decode !!str `abc` as a !!int"],
+    ["!!int 1.5", "cannot decode !!float `1.5` as a !!int"],
+    ["!!bool 1", "cannot decode !!int `1` as a !!bool"],
+    ["!!int ~", "cannot decode !!null `~` as a !!int"],
+    ["!!float 1e400", "cannot decode !!str `1e400` as a !!float"],
+  ])("%s is refused: %s", (value, message) => {
+    const { documents, findings } = read(value);
+    expect(documents).toEqual([]);
+    expect(findings.map((f) => [f.message, f.line])).toEqual([[`Invalid document: ${message}`, 1]]);
+  });
+});

@@ -9,7 +9,9 @@
  *   share may be 99% up to 400,000 nodes, falling to 10% at 4,000,000;
  * - nesting deeper than the limit, aliases included;
  * - duplicate keys, found with one map per mapping, are reported as kubectl
- *   (goyaml.v3) reports them: "mapping key "a" already defined at line 1".
+ *   (goyaml.v3) reports them: "mapping key "a" already defined at line 1";
+ * - a scalar whose explicit `!!int`, `!!float` or `!!bool` tag its text does
+ *   not take (resolve.go): "cannot decode !!str `abc` as a !!int".
  * Merge keys (`<<`) apply in order, as go-yaml v2 applies them: a key after
  * the merge overrides it, a key before it is overridden.
  * An aliased value is shared, not copied, as the `yaml` package shares it.
@@ -56,6 +58,16 @@ export function readTree(doc: Document, maxDepth: number): TreeValue {
   let height = 0;
   let nonFinite = false;
   const scalar = (node: Scalar): JsonValue => {
+    if (node.tag !== undefined && typedTags.has(node.tag)) {
+      const as = implicitly(doc, node.source ?? "");
+      // an integer read as a float is that number
+      if (as.tag === intTag && node.tag === floatTag) return as.value as number;
+      if (as.tag !== node.tag)
+        throw new Refusal(
+          `cannot decode ${shortTag(as.tag)} \`${node.source ?? ""}\` as a ${shortTag(node.tag)}`,
+          node.range?.[0] ?? 0,
+        );
+    }
     const value = scalarValue(node.value, node.source);
     if (typeof value === "number" && !Number.isFinite(value)) nonFinite = true;
     return value;
@@ -206,6 +218,30 @@ function setKey(out: JsonObject, key: string, value: JsonValue): void {
   if (key === "__proto__")
     Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
   else out[key] = value;
+}
+
+const intTag = "tag:yaml.org,2002:int";
+const floatTag = "tag:yaml.org,2002:float";
+const strTag = "tag:yaml.org,2002:str";
+/** The explicit tags go-yaml v2 checks its text against (`!!str` takes any text; others it does not resolve). */
+const typedTags = new Set(["tag:yaml.org,2002:bool", intTag, floatTag]);
+const shortTag = (tag: string) => tag.replace("tag:yaml.org,2002:", "!!");
+
+/**
+ * The tag go-yaml v2's resolve gives a scalar's text without a tag: the first of the schema's tags whose
+ * pattern it matches, a number only where it is in range (schema.ts), else a string. resolve() then refuses
+ * an explicit tag that differs ("cannot decode !!str `abc` as a !!int"), but an integer read as `!!float`.
+ */
+function implicitly(doc: Document, text: string): { tag: string; value?: unknown } {
+  for (const t of doc.schema.tags) {
+    if (!t.default || !(t.test instanceof RegExp) || !t.test.test(text)) continue;
+    if (t.tag !== intTag && t.tag !== floatTag) return { tag: t.tag };
+    const resolve = t.resolve as (text: string, onError: (message: string) => void, options: object) => unknown;
+    const read = resolve(text, () => {}, {});
+    const value = isScalar(read) ? read.value : read;
+    return typeof value === "number" ? { tag: t.tag, value } : { tag: strTag };
+  }
+  return { tag: strTag };
 }
 
 /** JSON scalars as they are; anything else the schema made (binary data) as its text. */
