@@ -2,14 +2,18 @@
  * The Action on a pull request of a real project: gateway-api's repository
  * (its CRDs and example manifests from ../shared/corpus, at their paths in
  * the project) in a throwaway git repository, and a head commit that edits
- * 65 of its files (10 CRDs in both channels, 55 manifests). The Action runs
- * as the runner runs it (a whole process of the bundle built from the
- * current source, dist/bench/kunion-action.js), interleaved with a baseline process
- * that does the least any such check must: `git diff --name-only` and the
- * changed files read and parsed with the `yaml` package (this file, run with
- * `--baseline`). Medians of wall time and CPU time (the process and the git
- * processes it waits for), and how much of the Action's is git: the wall
- * time of its git calls and their CPU time, from a preload that times them.
+ * 65 of its files (10 CRDs in both channels, 55 manifests). The repository
+ * is served as `origin` over file:// and each run starts from a fresh
+ * checkout of the head at depth 1, as actions/checkout leaves it, so the
+ * base is fetched as on a runner (less the network). The Action runs as the
+ * runner runs it (a whole process of the bundle built from the current
+ * source, dist/bench/kunion-action.js), interleaved with a baseline process
+ * that does the least any such check must: fetch the base, `git diff
+ * --name-only` and the changed files read and parsed with the `yaml` package
+ * (this file, run with `--baseline`). Medians of wall time and CPU time (the
+ * process and the git processes it waits for, the serving side of a fetch
+ * included), and how much of the Action's is git: the wall time of its git
+ * calls and their CPU time, from a preload that times them.
  *
  * KUNION_ACTION_RUNS sets the number of interleaved runs (default 5);
  * KUNION_ACTION_COMPARE, another bundle to measure alike (before and after);
@@ -32,8 +36,10 @@ function childrenCpuMs(): number {
 }
 
 if (process.argv[2] === "--baseline") {
-  // The baseline: which files changed, then each read and parsed.
-  const names = execFileSync("git", ["diff", "--name-only", "-z", `${process.argv[3]}...HEAD`, "--"], {
+  // The baseline: the base fetched, which files changed (a depth-1 checkout has no merge base), each read and parsed.
+  const base = process.argv[3] as string;
+  execFileSync("git", ["fetch", "-q", "--no-tags", "--depth=1", "origin", base]);
+  const names = execFileSync("git", ["diff", "--name-only", "-z", base, "HEAD", "--"], {
     encoding: "utf8",
   });
   let documents = 0;
@@ -106,6 +112,17 @@ git("commit", "-q", "-m", "head");
 const headSha = git("rev-parse", "HEAD");
 const changedCount = git("diff", "--name-only", baseSha, headSha).split("\n").length;
 
+// The project as the runner reaches it: `origin`, which lets a fetch name any commit, as GitHub does.
+const origin = join(dir, "origin.git");
+execFileSync("git", ["clone", "-q", "--bare", ws, origin]);
+execFileSync("git", ["-C", origin, "config", "uploadpack.allowAnySHA1InWant", "true"]);
+const checkout = join(dir, "checkout");
+/** A fresh checkout of the head at depth 1, where each run starts (a run's fetch leaves the base behind). */
+function freshCheckout(): void {
+  rmSync(checkout, { recursive: true, force: true });
+  execFileSync("git", ["clone", "-q", "--depth=1", "--no-tags", `file://${origin}`, checkout]);
+}
+
 // Preloaded into the Action's process: its own CPU time, and the wall and CPU time of the git it runs.
 const preload = `
 import cp from "node:child_process";
@@ -145,10 +162,16 @@ interface Usage {
 
 const usageFile = join(dir, "usage.json");
 function measure(args: string[], env: Record<string, string>, exitCodes: number[]): Usage {
+  freshCheckout();
   writeFileSync(usageFile, "{}");
   const cpuBefore = childrenCpuMs();
   const started = performance.now();
-  const r = spawnSync(process.execPath, args, { cwd: ws, env, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, args, {
+    cwd: checkout,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 1 << 28,
+  });
   const wallMs = performance.now() - started;
   if (!exitCodes.includes(r.status ?? -1)) {
     throw new Error(
@@ -181,7 +204,7 @@ function runnerEnvironment(): Record<string, string> {
     GITHUB_EVENT_PATH: join(dir, "event.json"),
     GITHUB_STEP_SUMMARY: join(dir, "summary.md"),
     GITHUB_OUTPUT: join(dir, "output.txt"),
-    GITHUB_WORKSPACE: ws,
+    GITHUB_WORKSPACE: checkout,
     GITHUB_REPOSITORY: "acme/gateway-api",
     GITHUB_API_URL: "http://127.0.0.1:9",
     GITHUB_SHA: headSha,
