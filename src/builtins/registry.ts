@@ -173,7 +173,8 @@ const container = struct("Container", {
 // ---------------------------------------------------------------------------
 // core/v1: volumes
 
-const volumeProjectionMembers = [
+/** A VolumeProjection's members, in Go's field order. */
+export const volumeProjectionMembers = [
   "secret",
   "downwardAPI",
   "configMap",

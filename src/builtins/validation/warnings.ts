@@ -25,6 +25,7 @@ import {
 import { isDNS1123Label } from "../../names/index.js";
 import { child, type FieldPath, formatPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
+import { volumeProjectionMembers } from "../registry.js";
 import { intAt, isSet, listAt, objectAt, objectItems, optionalIntAt, stringAt, warningAt } from "./common.js";
 import { quantityOf } from "./quantity.js";
 
@@ -478,7 +479,8 @@ function overlappingVolumePaths(spec: JsonObject, at: FieldPath): Finding[] {
     const all = new Set<string>();
     for (const source of listAt(projected, "sources")) {
       if (source === null || typeof source !== "object" || Array.isArray(source)) continue;
-      if (!projectionKinds.some((kind) => isSet(source, kind))) {
+      // a VolumeProjection with none of its members set is an empty one
+      if (!volumeProjectionMembers.some((kind) => isSet(source, kind))) {
         warn(volumeAt, [`volume ${name} (Projected) has no sources provided`]);
         continue;
       }
@@ -513,16 +515,6 @@ function overlappingVolumePaths(spec: JsonObject, at: FieldPath): Finding[] {
   }
   return out;
 }
-
-/** The members of a VolumeProjection: a source with none of them set is an empty one. */
-const projectionKinds = [
-  "secret",
-  "downwardAPI",
-  "configMap",
-  "serviceAccountToken",
-  "clusterTrustBundle",
-  "podCertificate",
-];
 
 /** Go's sort.Strings order (bytes of UTF-8), which for these paths is code point order. */
 const byBytes = (a: string, b: string) => {
