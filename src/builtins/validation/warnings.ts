@@ -433,6 +433,23 @@ function portClash(a: PortSeen, b: PortSeen): string | undefined {
   return undefined;
 }
 
+/** A source that maps keys to paths: its field, how the warning names it, and the field of its name. */
+type ItemSource = readonly [field: string, what: string, named: string | undefined];
+/** A volume's, in Go's order (a Secret volume is named by secretName). */
+const itemSources: readonly ItemSource[] = [
+  ["configMap", "ConfigMap", "name"],
+  ["secret", "Secret", "secretName"],
+  ["downwardAPI", "DownwardAPI", undefined],
+];
+/** A projection's. */
+const projectedItemSources: readonly ItemSource[] = [
+  ["configMap", "ConfigMap", "name"],
+  ["secret", "Secret", "name"],
+  ["downwardAPI", "DownwardAPI", undefined],
+];
+const labelOf = (source: JsonObject, [, what, named]: ItemSource) =>
+  named === undefined ? what : `${what} ${quote(stringAt(source, named) ?? "")}`;
+
 /** The `path` of each item of a projection's or a volume's `items`. */
 const itemPaths = (source: JsonObject): string[] =>
   objectItems(source, "items").map(([, item]) => stringAt(item, "path") ?? "");
@@ -451,27 +468,11 @@ function overlappingVolumePaths(spec: JsonObject, at: FieldPath): Finding[] {
   for (const [i, volume] of objectItems(spec, "volumes")) {
     const volumeAt = child(at, "spec", "volumes", i);
     const name = quote(stringAt(volume, "name") ?? "");
-    const configMap = objectAt(volume, "configMap");
-    if (configMap !== undefined && isSet(configMap, "items"))
-      warn(
-        volumeAt,
-        overlaps(
-          itemPaths(configMap),
-          `volume ${name} (ConfigMap ${quote(stringAt(configMap, "name") ?? "")}): overlapping paths`,
-        ),
-      );
-    const secret = objectAt(volume, "secret");
-    if (secret !== undefined && isSet(secret, "items"))
-      warn(
-        volumeAt,
-        overlaps(
-          itemPaths(secret),
-          `volume ${name} (Secret ${quote(stringAt(secret, "secretName") ?? "")}): overlapping paths`,
-        ),
-      );
-    const downwardAPI = objectAt(volume, "downwardAPI");
-    if (downwardAPI !== undefined && isSet(downwardAPI, "items"))
-      warn(volumeAt, overlaps(itemPaths(downwardAPI), `volume ${name} (DownwardAPI): overlapping paths`));
+    for (const kind of itemSources) {
+      const source = objectAt(volume, kind[0]);
+      if (source === undefined || !isSet(source, "items")) continue;
+      warn(volumeAt, overlaps(itemPaths(source), `volume ${name} (${labelOf(source, kind)}): overlapping paths`));
+    }
     const projected = objectAt(volume, "projected");
     if (projected === undefined) continue;
     let paths: string[] = [];
@@ -484,20 +485,13 @@ function overlappingVolumePaths(spec: JsonObject, at: FieldPath): Finding[] {
         warn(volumeAt, [`volume ${name} (Projected) has no sources provided`]);
         continue;
       }
-      const cm = objectAt(source, "configMap");
-      const sec = objectAt(source, "secret");
-      const api = objectAt(source, "downwardAPI");
+      const listed = projectedItemSources.find(([field]) => isSet(objectAt(source, field), "items"));
       const token = objectAt(source, "serviceAccountToken");
       const bundle = objectAt(source, "clusterTrustBundle");
-      if (cm !== undefined && isSet(cm, "items")) {
-        paths = itemPaths(cm);
-        message = `volume ${name} (Projected ConfigMap ${quote(stringAt(cm, "name") ?? "")}): overlapping paths`;
-      } else if (sec !== undefined && isSet(sec, "items")) {
-        paths = itemPaths(sec);
-        message = `volume ${name} (Projected Secret ${quote(stringAt(sec, "name") ?? "")}): overlapping paths`;
-      } else if (api !== undefined && isSet(api, "items")) {
-        paths = itemPaths(api);
-        message = `volume ${name} (Projected DownwardAPI): overlapping paths`;
+      if (listed !== undefined) {
+        const from = objectAt(source, listed[0]) as JsonObject;
+        paths = itemPaths(from);
+        message = `volume ${name} (Projected ${labelOf(from, listed)}): overlapping paths`;
       } else if (token !== undefined) {
         paths = [stringAt(token, "path") ?? ""];
         message = `volume ${name} (Projected ServiceAccountToken): overlapping paths`;
