@@ -5,7 +5,7 @@
  * behavior), the metric sources and validateMetricTarget. Which source a
  * metric's type selects is the union registry's.
  */
-import { type Finding, finding } from "../../findings/index.js";
+import type { Finding } from "../../findings/index.js";
 import { quantitySign, quantityString } from "../../go/index.js";
 import { isDNS1123Label, isValidPathSegmentName } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
@@ -16,6 +16,7 @@ import {
   forbidden,
   invalid,
   invalidEach,
+  invalidShown,
   isSet,
   notSupported,
   objectAt,
@@ -197,18 +198,12 @@ function metricTarget(target: JsonObject | undefined, at: FieldPath): Finding[] 
   for (const key of ["value", "averageValue"]) {
     const q = quantityOf(getKey(target, key));
     if (q !== undefined && quantitySign(q) !== 1)
-      out.push(invalidQuantity(child(at, key), quantityString(q), "must be positive"));
+      out.push(invalidShown(child(at, key), quantityString(q), "must be positive"));
   }
   const utilization = optionalIntAt(target, "averageUtilization");
   if (utilization !== undefined && utilization < 1)
     out.push(invalid(child(at, "averageUtilization"), utilization, "must be greater than 0", asError));
   return out;
-}
-
-/** A quantity as the bad value prints through its String method: unquoted. */
-function invalidQuantity(path: FieldPath, text: string, detail: string): Finding {
-  const f = finding({ type: "FieldValueInvalid", path, badValue: text, detail, ...asError });
-  return { ...f, message: `${f.field}: Invalid value: ${text}: ${detail}` };
 }
 
 /** validateBehavior and validateScalingRules. */

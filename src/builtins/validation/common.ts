@@ -180,6 +180,15 @@ export const requiredIfEmpty = (o: JsonObject, key: string, path: FieldPath, det
   Object.hasOwn(o, key) && stringAt(o, key) === "" ? [required(child(path, key), detail, asError)] : [];
 
 /**
+ * field.Invalid whose bad value Go prints as it is, not quoted: a Quantity (its String), a slice or struct
+ * (`%#v`, spelled by the caller).
+ */
+export function invalidShown(path: FieldPath, shown: string, detail: string): Finding {
+  const f = finding({ type: "FieldValueInvalid", path, badValue: shown, detail, ...asError });
+  return { ...f, message: `${f.field}: Invalid value: ${shown}: ${detail}` };
+}
+
+/**
  * A message that is not a field error, printed as the API server prints its
  * warnings (pkg/api/pod/warnings.go): `<field>: <text>`.
  */

@@ -13,9 +13,20 @@
  */
 import type { Finding } from "../../findings/index.js";
 import type { JsonObject } from "../../value/index.js";
+import {
+  validateMutatingWebhookConfiguration,
+  validateValidatingWebhookConfiguration,
+} from "./admissionregistration.js";
 import { validateDaemonSet, validateDeployment, validateReplicaSet, validateStatefulSet } from "./apps.js";
 import { validateHorizontalPodAutoscaler } from "./autoscaling.js";
 import { validateCronJob, validateJob } from "./batch.js";
+import {
+  validateIngressClass,
+  validateLimitRange,
+  validatePriorityClass,
+  validateResourceQuota,
+  validateStorageClass,
+} from "./cluster.js";
 import {
   validateConfigMap,
   validatePersistentVolume,
@@ -44,6 +55,8 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
     "v1/Secret": validateSecret,
     "v1/PersistentVolumeClaim": validatePersistentVolumeClaim,
     "v1/PersistentVolume": validatePersistentVolume,
+    "v1/ResourceQuota": validateResourceQuota,
+    "v1/LimitRange": validateLimitRange,
     "apps/v1/Deployment": validateDeployment,
     "apps/v1/ReplicaSet": validateReplicaSet,
     "apps/v1/DaemonSet": validateDaemonSet,
@@ -52,6 +65,11 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
     "batch/v1/CronJob": validateCronJob,
     "networking.k8s.io/v1/Ingress": validateIngress,
     "networking.k8s.io/v1/NetworkPolicy": validateNetworkPolicy,
+    "networking.k8s.io/v1/IngressClass": validateIngressClass,
+    "storage.k8s.io/v1/StorageClass": validateStorageClass,
+    "scheduling.k8s.io/v1/PriorityClass": validatePriorityClass,
+    "admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration": validateValidatingWebhookConfiguration,
+    "admissionregistration.k8s.io/v1/MutatingWebhookConfiguration": validateMutatingWebhookConfiguration,
     "autoscaling/v2/HorizontalPodAutoscaler": validateHorizontalPodAutoscaler,
     "policy/v1/PodDisruptionBudget": validatePodDisruptionBudget,
     "rbac.authorization.k8s.io/v1/Role": validateRole,

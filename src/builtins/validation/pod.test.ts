@@ -202,7 +202,7 @@ const cases: [string, JsonObject, string[]][] = [
     "an extended resource requested but not limited, and fractional",
     { containers: [container({ resources: { requests: { "example.com/gpu": "0.5" } } })] },
     [
-      'spec.containers[0].resources.requests[example.com/gpu]: Invalid value: "0.5": must be an integer',
+      "spec.containers[0].resources.requests[example.com/gpu]: Invalid value: 500m: must be an integer",
       "spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources",
     ].sort(),
   ],

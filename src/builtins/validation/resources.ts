@@ -10,8 +10,17 @@ import type { Finding } from "../../findings/index.js";
 import { compareQuantities, milliValue, quantitySign, quantityString } from "../../go/index.js";
 import { isQualifiedName } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
-import { getKey, type JsonObject } from "../../value/index.js";
-import { asError, forbidden, invalid, invalidEach, isNegativeErrorMsg, objectAt, required } from "./common.js";
+import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
+import {
+  asError,
+  forbidden,
+  invalid,
+  invalidEach,
+  invalidShown,
+  isNegativeErrorMsg,
+  objectAt,
+  required,
+} from "./common.js";
 import { quantityOf } from "./quantity.js";
 
 const standardContainerResources = new Set(["cpu", "memory", "ephemeral-storage"]);
@@ -38,20 +47,43 @@ const standardResources = new Set([
   "services.loadbalancers",
 ]);
 
+/** helper integerResources: counted objects, whole numbers only. */
+const integerResources = new Set([
+  "pods",
+  "resourcequotas",
+  "services",
+  "replicationcontrollers",
+  "secrets",
+  "configmaps",
+  "persistentvolumeclaims",
+  "services.nodeports",
+  "services.loadbalancers",
+]);
+
 const isHugePage = (name: string) => name.startsWith("hugepages-");
 export const isNativeResource = (name: string) => !name.includes("/") || name.includes("kubernetes.io/");
 const isExtendedResource = (name: string) =>
   !isNativeResource(name) && !name.startsWith("requests.") && isQualifiedName(`requests.${name}`).length === 0;
 /** Extended resources (GPUs, …) cannot be overcommitted: requests must equal limits. */
-const isOvercommitAllowed = (name: string) => isNativeResource(name) && !isHugePage(name);
+export const isOvercommitAllowed = (name: string) => isNativeResource(name) && !isHugePage(name);
+/** IsStandardResourceName, hugepages included. */
 const isStandardResource = (name: string) =>
   standardResources.has(name) || isHugePage(name) || name.startsWith("requests.hugepages-");
+/** IsStandardQuotaResourceName: the standard resources but `storage`, which a quota names requests.storage. */
+export const isStandardQuotaResource = (name: string) => name !== "storage" && isStandardResource(name);
+const isIntegerResource = (name: string) => integerResources.has(name) || isExtendedResource(name);
 
-/** validateResourceName followed by validateContainerResourceName's own checks. */
-export function validateContainerResourceName(name: string, path: FieldPath): Finding[] {
+/** validateResourceName: a qualified name, and a standard one when it has no prefix. */
+export function validateResourceName(name: string, path: FieldPath): Finding[] {
   const out = invalidEach(path, name, isQualifiedName(name));
   if (out.length === 0 && !name.includes("/") && !isStandardResource(name))
     out.push(invalid(path, name, "must be a standard resource type or fully qualified", asError));
+  return out;
+}
+
+/** validateResourceName followed by validateContainerResourceName's own checks. */
+export function validateContainerResourceName(name: string, path: FieldPath): Finding[] {
+  const out = validateResourceName(name, path);
   if (!name.includes("/")) {
     if (!standardContainerResources.has(name) && !isHugePage(name))
       out.push(invalid(path, name, "must be a standard resource for containers", asError));
@@ -61,14 +93,17 @@ export function validateContainerResourceName(name: string, path: FieldPath): Fi
   return out;
 }
 
-/** ValidateResourceQuantityValue: non-negative, and whole for integer (extended) resources. */
-function validateQuantityValue(name: string, raw: unknown, path: FieldPath): Finding[] {
-  const q = quantityOf(raw as never);
+/**
+ * ValidateResourceQuantityValue of a quantity that parses: non-negative (its String quoted), and whole for
+ * integer resources (the quantity shown as Quantity.String does).
+ */
+export function validateResourceQuantityValue(name: string, raw: JsonValue | undefined, path: FieldPath): Finding[] {
+  const q = quantityOf(raw);
   if (q === undefined) return [];
   const out: Finding[] = [];
   if (quantitySign(q) < 0) out.push(invalid(path, quantityString(q), isNegativeErrorMsg, asError));
-  if (isExtendedResource(name) && milliValue(q) % 1000n !== 0n)
-    out.push(invalid(path, raw, "must be an integer", asError));
+  if (isIntegerResource(name) && milliValue(q) % 1000n !== 0n)
+    out.push(invalidShown(path, quantityString(q), "must be an integer"));
   return out;
 }
 
@@ -83,13 +118,13 @@ export function validateContainerResources(resources: JsonObject, path: FieldPat
   let hugePages = false;
   for (const [name, value] of Object.entries(limits ?? {})) {
     const at = child(limPath, { key: name });
-    out.push(...validateContainerResourceName(name, at), ...validateQuantityValue(name, value, at));
+    out.push(...validateContainerResourceName(name, at), ...validateResourceQuantityValue(name, value, at));
     if (isHugePage(name)) hugePages = true;
     if (name === "cpu" || name === "memory") cpuOrMemory = true;
   }
   for (const [name, value] of Object.entries(requests ?? {})) {
     const at = child(reqPath, { key: name });
-    out.push(...validateContainerResourceName(name, at), ...validateQuantityValue(name, value, at));
+    out.push(...validateContainerResourceName(name, at), ...validateResourceQuantityValue(name, value, at));
     const request = quantityOf(value);
     const limitValue = limits === undefined ? undefined : getKey(limits, name);
     if (limitValue !== undefined) {

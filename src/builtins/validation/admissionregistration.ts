@@ -1,0 +1,323 @@
+/**
+ * admissionregistration.k8s.io/v1 webhook configurations on create
+ * (pkg/apis/admissionregistration/validation/validation.go:
+ * ValidateValidatingWebhookConfiguration, ValidateMutatingWebhookConfiguration,
+ * validateValidatingWebhook, validateMutatingWebhook,
+ * validateAdmissionReviewVersions, validateRuleWithOperations, validateRule,
+ * validateResources, validateMatchConditions, validateMatchCondition;
+ * staging apiserver pkg/util/webhook/validation.go ValidateWebhookURL and
+ * ValidateWebhookService; apimachinery util/validation IsFullyQualifiedName).
+ *
+ * On create every option is strict: side effects None or NoneOnDryRun, an
+ * AdmissionReview version the server knows, unique webhook names, label
+ * values checked. The server's v1 defaults (defaults.go
+ * SetDefaults_ValidatingWebhook, SetDefaults_MutatingWebhook, SetDefaults_Rule,
+ * SetDefaults_ServiceReference) come first: an unset failurePolicy is Fail,
+ * matchPolicy Equivalent, selectors {}, timeoutSeconds 10, reinvocationPolicy
+ * Never, a rule's scope "*", a service's port 443; sideEffects and
+ * admissionReviewVersions have no default in v1. An enum set to "" is no
+ * unset pointer: it is reported. Match conditions get their structural rules;
+ * their CEL is not compiled here.
+ *
+ * A field the schema marks required (a webhook's name, clientConfig,
+ * sideEffects and admissionReviewVersions, a service's name and namespace, a
+ * condition's name and expression) is reported here only when present and
+ * empty or null: absent, it is the schema's finding.
+ */
+import { type Finding, tooMany } from "../../findings/index.js";
+import { GoError, parse } from "../../go/index.js";
+import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName } from "../../names/index.js";
+import { child, type FieldPath } from "../../path/index.js";
+import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
+import {
+  asError,
+  duplicate,
+  invalid,
+  invalidEach,
+  isSet,
+  isValidPortNum,
+  listAt,
+  notSupported,
+  objectAt,
+  objectItems,
+  optionalIntAt,
+  required,
+  requiredIfEmpty,
+  stringAt,
+  validateLabelSelector,
+} from "./common.js";
+
+// The supported values, as the server lists them (sets.List: sorted).
+const failurePolicies = ["Fail", "Ignore"];
+const matchPolicies = ["Equivalent", "Exact"];
+const noSideEffectClasses = ["None", "NoneOnDryRun"];
+const reinvocationPolicies = ["IfNeeded", "Never"];
+const operations = ["*", "CONNECT", "CREATE", "DELETE", "UPDATE"];
+const scopes = ["*", "Cluster", "Namespaced"];
+/** AcceptedAdmissionReviewVersions. */
+const admissionReviewVersions = ["v1", "v1beta1"];
+const maxMatchConditions = 64;
+
+/** The strings of a list (items of other types are the schema's). */
+const stringsOf = (list: readonly JsonValue[]): string[] => list.filter((v): v is string => typeof v === "string");
+
+/**
+ * An enum behind a Go pointer: unset or null, the server's default (or nil)
+ * stands; any string set, "" included, must be supported.
+ */
+function pointerEnum(o: JsonObject, key: string, at: FieldPath, supported: readonly string[]): Finding[] {
+  const value = getKey(o, key);
+  if (typeof value !== "string" || supported.includes(value)) return [];
+  return [notSupported(child(at, key), value, supported, asError)];
+}
+
+/** utilvalidation.IsFullyQualifiedName: a DNS subdomain of at least three segments. */
+function isFullyQualifiedName(name: string, at: FieldPath): Finding[] {
+  const errs = isDNS1123Subdomain(name);
+  if (errs.length > 0) return [invalid(at, name, errs.join(","), asError)];
+  if (name.split(".").length < 3)
+    return [invalid(at, name, "should be a domain with at least three segments separated by dots", asError)];
+  return [];
+}
+
+/** validateResources: a rule's resources, subresources allowed. */
+function validateResources(list: readonly JsonValue[], at: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  if (list.length === 0) out.push(required(at, "", asError));
+  const withWildcardSubresource = new Set<string>(); // x/*
+  const subresourcesOfWildcard = new Set<string>(); // */x
+  let doubleWildcard = false;
+  let singleWildcard = false;
+  let withoutSubresource = false;
+  list.forEach((resSub, i) => {
+    if (typeof resSub !== "string") return;
+    if (resSub === "") {
+      out.push(required(child(at, i), "", asError));
+      return;
+    }
+    if (resSub === "*/*") doubleWildcard = true;
+    if (resSub === "*") singleWildcard = true;
+    const slash = resSub.indexOf("/");
+    if (slash < 0) {
+      // As in Go, the last resource without a subresource decides.
+      withoutSubresource = resSub !== "*";
+      return;
+    }
+    const res = resSub.slice(0, slash);
+    const sub = resSub.slice(slash + 1);
+    if (withWildcardSubresource.has(res))
+      out.push(invalid(child(at, i), resSub, `if '${res}/*' is present, must not specify ${resSub}`, asError));
+    if (subresourcesOfWildcard.has(sub))
+      out.push(invalid(child(at, i), resSub, `if '*/${sub}' is present, must not specify ${resSub}`, asError));
+    if (sub === "*") withWildcardSubresource.add(res);
+    if (res === "*") subresourcesOfWildcard.add(sub);
+  });
+  if (list.length > 1 && doubleWildcard)
+    out.push(invalid(at, list, "if '*/*' is present, must not specify other resources", asError));
+  if (singleWildcard && withoutSubresource)
+    out.push(invalid(at, list, "if '*' is present, must not specify other resources without subresources", asError));
+  return out;
+}
+
+/** validateRuleWithOperations and validateRule (subresources allowed). */
+function validateRuleWithOperations(rule: JsonObject, at: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const ops = listAt(rule, "operations");
+  if (ops.length === 0) out.push(required(child(at, "operations"), "", asError));
+  if (ops.length > 1 && ops.includes("*"))
+    out.push(invalid(child(at, "operations"), ops, "if '*' is present, must not specify other operations", asError));
+  ops.forEach((op, i) => {
+    if (typeof op === "string" && !operations.includes(op))
+      out.push(notSupported(child(at, "operations", i), op, operations, asError));
+  });
+  const groups = listAt(rule, "apiGroups");
+  if (groups.length === 0) out.push(required(child(at, "apiGroups"), "", asError));
+  if (groups.length > 1 && groups.includes("*"))
+    out.push(invalid(child(at, "apiGroups"), groups, "if '*' is present, must not specify other API groups", asError));
+  // A group may be "" (the core group); a version may not.
+  const versions = listAt(rule, "apiVersions");
+  if (versions.length === 0) out.push(required(child(at, "apiVersions"), "", asError));
+  if (versions.length > 1 && versions.includes("*"))
+    out.push(
+      invalid(child(at, "apiVersions"), versions, "if '*' is present, must not specify other API versions", asError),
+    );
+  versions.forEach((v, i) => {
+    if (v === "") out.push(required(child(at, "apiVersions", i), "", asError));
+  });
+  out.push(...validateResources(listAt(rule, "resources"), child(at, "resources")));
+  out.push(...pointerEnum(rule, "scope", at, scopes));
+  return out;
+}
+
+/** The bytes Go's url.Userinfo.String() keeps as they are (escape in encodeUserPassword mode). */
+const userPasswordSafe = /^[A-Za-z0-9\-_.~$&+,;=]$/;
+
+function escapeUserPassword(s: string): string {
+  let out = "";
+  for (const b of new TextEncoder().encode(s)) {
+    const c = String.fromCharCode(b);
+    out += userPasswordSafe.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
+}
+
+const urlForm = "; desired format: https://host[/path]";
+
+/** webhook.ValidateWebhookURL, https forced. */
+function validateWebhookURL(raw: string, at: FieldPath): Finding[] {
+  const u = parse(raw);
+  if (u instanceof GoError) return [required(at, `url must be a valid URL: ${u.message}${urlForm}`, asError)];
+  const out: Finding[] = [];
+  if (u.scheme !== "https")
+    out.push(invalid(at, u.scheme, `'https' is the only allowed URL scheme${urlForm}`, asError));
+  if (u.host === "") out.push(invalid(at, u.host, `host must be provided${urlForm}`, asError));
+  if (u.user !== undefined) {
+    const { username, password } = u.user;
+    const user = escapeUserPassword(username) + (password === undefined ? "" : `:${escapeUserPassword(password)}`);
+    out.push(invalid(at, user, "user information is not permitted in the URL", asError));
+  }
+  if (u.fragment !== "") out.push(invalid(at, u.fragment, "fragments are not permitted in the URL", asError));
+  if (u.rawQuery !== "") out.push(invalid(at, u.rawQuery, "query parameters are not permitted in the URL", asError));
+  return out;
+}
+
+/** webhook.ValidateWebhookService; the port defaults to 443. */
+function validateWebhookService(service: JsonObject, at: FieldPath): Finding[] {
+  const out = [
+    ...requiredIfEmpty(service, "name", at, "service name is required"),
+    ...requiredIfEmpty(service, "namespace", at, "service namespace is required"),
+  ];
+  const port = isSet(service, "port") ? optionalIntAt(service, "port") : 443;
+  if (port !== undefined) {
+    const errs = isValidPortNum(port);
+    if (errs.length > 0) out.push(invalid(child(at, "port"), port, `port is not valid: ${errs.join(", ")}`, asError));
+  }
+  const path = getKey(service, "path");
+  if (typeof path !== "string" || path === "" || path === "/") return out;
+  const pathAt = child(at, "path");
+  if (path === "//") return [...out, invalid(pathAt, path, "segment[0] may not be empty", asError)];
+  if (!path.startsWith("/")) out.push(invalid(pathAt, path, "must start with a '/'", asError));
+  // As in Go, the first character is dropped whatever it is, then one trailing slash.
+  let rest = path.slice(1);
+  if (rest.endsWith("/")) rest = rest.slice(0, -1);
+  rest.split("/").forEach((step, i) => {
+    if (step === "") out.push(invalid(pathAt, path, `segment[${i}] may not be empty`, asError));
+    else for (const m of isDNS1123Subdomain(step)) out.push(invalid(pathAt, path, `segment[${i}]: ${m}`, asError));
+  });
+  return out;
+}
+
+/** The clientConfig switch of validateValidatingWebhook / validateMutatingWebhook. */
+function validateClientConfig(hook: JsonObject, at: FieldPath): Finding[] {
+  // An absent clientConfig is the schema's required field; a null or empty one has neither member.
+  if (!Object.hasOwn(hook, "clientConfig")) return [];
+  const cc = objectAt(hook, "clientConfig");
+  if (isSet(hook, "clientConfig") && cc === undefined) return []; // not an object: the schema's
+  const configAt = child(at, "clientConfig");
+  const hasURL = isSet(cc, "url");
+  const service = objectAt(cc, "service");
+  if (hasURL === isSet(cc, "service"))
+    return [required(configAt, "exactly one of url or service is required", asError)];
+  if (hasURL) {
+    const url = stringAt(cc, "url");
+    return url === undefined ? [] : validateWebhookURL(url, child(configAt, "url"));
+  }
+  return service === undefined ? [] : validateWebhookService(service, child(configAt, "service"));
+}
+
+/** Go's strings.TrimSpace leaves nothing: Unicode white space only. */
+const blank = /^[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
+
+/** validateMatchConditions and validateMatchCondition, CEL left uncompiled. */
+function validateMatchConditions(hook: JsonObject, at: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const count = listAt(hook, "matchConditions").length;
+  if (count > maxMatchConditions) out.push(tooMany(at, count, maxMatchConditions, asError));
+  const names = new Set<string>();
+  for (const [i, condition] of objectItems(hook, "matchConditions")) {
+    const expression = stringAt(condition, "expression");
+    if (expression !== undefined && blank.test(expression) && Object.hasOwn(condition, "expression"))
+      out.push(required(child(at, i, "expression"), "", asError));
+    const name = stringAt(condition, "name");
+    if (name === "") out.push(...requiredIfEmpty(condition, "name", child(at, i)));
+    else if (name !== undefined) {
+      out.push(...invalidEach(child(at, i, "name"), name, isQualifiedName(name)));
+      if (names.has(name)) out.push(duplicate(child(at, i, "name"), name, asError));
+      else names.add(name);
+    }
+  }
+  return out;
+}
+
+/** What validateValidatingWebhook and validateMutatingWebhook share, in their order; `mutating` adds reinvocationPolicy. */
+function validateWebhook(hook: JsonObject, at: FieldPath, mutating: boolean): Finding[] {
+  const out: Finding[] = [];
+  const name = stringAt(hook, "name");
+  if (name === "") out.push(...requiredIfEmpty(hook, "name", at));
+  else if (name !== undefined) out.push(...isFullyQualifiedName(name, child(at, "name")));
+  for (const [i, rule] of objectItems(hook, "rules"))
+    out.push(...validateRuleWithOperations(rule, child(at, "rules", i)));
+  out.push(...pointerEnum(hook, "failurePolicy", at, failurePolicies));
+  out.push(...pointerEnum(hook, "matchPolicy", at, matchPolicies));
+  if (Object.hasOwn(hook, "sideEffects") && !isSet(hook, "sideEffects"))
+    out.push(required(child(at, "sideEffects"), `must specify one of ${noSideEffectClasses.join(", ")}`, asError));
+  out.push(...pointerEnum(hook, "sideEffects", at, noSideEffectClasses));
+  const timeout = optionalIntAt(hook, "timeoutSeconds");
+  if (timeout !== undefined && (timeout > 30 || timeout < 1))
+    out.push(
+      invalid(child(at, "timeoutSeconds"), timeout, "the timeout value must be between 1 and 30 seconds", asError),
+    );
+  out.push(...validateLabelSelector(objectAt(hook, "namespaceSelector"), child(at, "namespaceSelector")));
+  out.push(...validateLabelSelector(objectAt(hook, "objectSelector"), child(at, "objectSelector")));
+  if (mutating) out.push(...pointerEnum(hook, "reinvocationPolicy", at, reinvocationPolicies));
+  out.push(...validateClientConfig(hook, at));
+  out.push(...validateMatchConditions(hook, child(at, "matchConditions")));
+  return out;
+}
+
+/** validateAdmissionReviewVersions, a known version required (as on create). */
+function validateAdmissionReviewVersions(hook: JsonObject, at: FieldPath): Finding[] {
+  if (!Object.hasOwn(hook, "admissionReviewVersions")) return []; // the schema's required field
+  const versions = listAt(hook, "admissionReviewVersions");
+  if (versions.length === 0)
+    return [required(at, `must specify one of ${admissionReviewVersions.join(", ")}`, asError)];
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  let accepted = false;
+  versions.forEach((v, i) => {
+    if (typeof v !== "string") return;
+    if (seen.has(v)) {
+      out.push(invalid(child(at, i), v, "duplicate version", asError));
+      return;
+    }
+    seen.add(v);
+    out.push(...invalidEach(child(at, i), v, isDNS1035Label(v)));
+    if (admissionReviewVersions.includes(v)) accepted = true;
+  });
+  if (!accepted && stringsOf(versions).length === versions.length)
+    out.push(invalid(at, versions, `must include at least one of ${admissionReviewVersions.join(", ")}`, asError));
+  return out;
+}
+
+function validateConfiguration(object: JsonObject, mutating: boolean): Finding[] {
+  const out: Finding[] = [];
+  const names = new Set<string>();
+  for (const [i, hook] of objectItems(object, "webhooks")) {
+    const at = ["webhooks", i];
+    out.push(...validateWebhook(hook, at, mutating));
+    out.push(...validateAdmissionReviewVersions(hook, child(at, "admissionReviewVersions")));
+    const name = stringAt(hook, "name");
+    if (name === undefined || name === "") continue;
+    if (names.has(name)) out.push(duplicate(child(at, "name"), name, asError));
+    else names.add(name);
+  }
+  return out;
+}
+
+/** ValidateValidatingWebhookConfiguration. */
+export const validateValidatingWebhookConfiguration = (object: JsonObject): Finding[] =>
+  validateConfiguration(object, false);
+
+/** ValidateMutatingWebhookConfiguration. */
+export const validateMutatingWebhookConfiguration = (object: JsonObject): Finding[] =>
+  validateConfiguration(object, true);
