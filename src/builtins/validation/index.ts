@@ -38,6 +38,7 @@ import {
   validateService,
 } from "./core.js";
 import { validateIngress, validateNetworkPolicy } from "./networking.js";
+import { validateRuntimeClass } from "./node.js";
 import { validatePodDisruptionBudget } from "./policy.js";
 import { validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from "./rbac.js";
 import { warningsFor } from "./warnings.js";
@@ -68,6 +69,7 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
     "networking.k8s.io/v1/IngressClass": validateIngressClass,
     "storage.k8s.io/v1/StorageClass": validateStorageClass,
     "scheduling.k8s.io/v1/PriorityClass": validatePriorityClass,
+    "node.k8s.io/v1/RuntimeClass": validateRuntimeClass,
     "admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration": validateValidatingWebhookConfiguration,
     "admissionregistration.k8s.io/v1/MutatingWebhookConfiguration": validateMutatingWebhookConfiguration,
     "autoscaling/v2/HorizontalPodAutoscaler": validateHorizontalPodAutoscaler,

@@ -271,10 +271,10 @@ function validateContainerPorts(ctr: JsonObject, path: FieldPath): Finding[] {
 /** supportedPortProtocols, as sets.List prints it. */
 export const portProtocols = ["SCTP", "TCP", "UDP"];
 
-/** ValidateTolerations, with validateTaintEffect for a toleration's effect. */
-function validateTolerations(spec: JsonObject, path: FieldPath): Finding[] {
+/** ValidateTolerations of `holder.tolerations` at `path`, with validateTaintEffect for a toleration's effect. */
+export function validateTolerations(holder: JsonObject, path: FieldPath): Finding[] {
   const out: Finding[] = [];
-  for (const [i, toleration] of objectItems(spec, "tolerations")) {
+  for (const [i, toleration] of objectItems(holder, "tolerations")) {
     const at = child(path, i);
     const key = stringAt(toleration, "key");
     const operator = stringAt(toleration, "operator");

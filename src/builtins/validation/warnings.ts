@@ -112,6 +112,12 @@ export function warningsFor(apiVersion: string, kind: string, object: JsonObject
       ),
     );
   if (key === "v1/Service") out.push(...serviceWarnings(object, minor));
+  // pkg/api/node/util.go GetWarningsForRuntimeClass: the message names the selector, not the label
+  if (key === "node.k8s.io/v1/RuntimeClass")
+    for (const label of Object.keys(objectAt(objectAt(object, "scheduling"), "nodeSelector") ?? {})) {
+      const text = deprecatedNodeLabels.get(label);
+      if (text !== undefined) out.push(warningAt(["scheduling", "nodeSelector"], text));
+    }
   if (key === "networking.k8s.io/v1/Ingress") {
     const annotations = objectAt(objectAt(object, "metadata"), "annotations");
     const annotation = "kubernetes.io/ingress.class";
