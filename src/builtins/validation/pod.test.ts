@@ -286,4 +286,13 @@ describe("pod spec rules (core ValidatePodSpec)", () => {
       "spec.template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template",
     ]);
   });
+
+  it("checks the operating system's rules in a workload's template (validateOS, validateWindows)", () => {
+    const bad = deployment({
+      template: template({ os: { name: "windows" }, securityContext: { seccompProfile: { type: "RuntimeDefault" } } }),
+    });
+    expect(said("apps/v1", "Deployment", bad)).toEqual([
+      "spec.template.spec.securityContext.seccompProfile: Forbidden: cannot be set for a windows pod",
+    ]);
+  });
 });

@@ -7,7 +7,8 @@
  * ValidateVolumeMounts, validateResourceRequirements, the probes and
  * handlers). Modules of their own: volume sources (volumes.ts), a container's
  * environment (env.ts), scheduling (scheduling.ts), security contexts
- * (security.ts), and the warnings the server sends with a pod (warnings.ts).
+ * (security.ts), the operating system and Windows options (windows.ts), and
+ * the warnings the server sends with a pod (warnings.ts).
  *
  * The enum-like fields (restartPolicy, dnsPolicy, imagePullPolicy, port
  * protocols, tolerations, …) are checked here: Kubernetes' published schemas
@@ -52,6 +53,7 @@ import { validateContainerResources } from "./resources.js";
 import { validatePodScheduling } from "./scheduling.js";
 import { validatePodSecurityContext, validateSecurityContext } from "./security.js";
 import { validateVolumeSource } from "./volumes.js";
+import { validatePodOS } from "./windows.js";
 
 /** Pod restart policies, in validateRestartPolicy's order. */
 const restartPolicies = ["Always", "OnFailure", "Never"];
@@ -177,7 +179,11 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
   const deadline = optionalIntAt(spec, "activeDeadlineSeconds");
   if (deadline !== undefined && (deadline < 1 || deadline > 2147483647))
     out.push(invalid(child(path, "activeDeadlineSeconds"), deadline, inclusiveRangeError(1, 2147483647), asError));
-  out.push(...validatePodSecurityContext(spec, path), ...validatePodScheduling(spec, path));
+  out.push(
+    ...validatePodSecurityContext(spec, path),
+    ...validatePodScheduling(spec, path),
+    ...validatePodOS(spec, path),
+  );
   out.push(...validateTolerations(spec, child(path, "tolerations")));
   // ValidateServiceAccountName and ValidateNodeName are NameIsDNSSubdomain; hostname and subdomain DNS labels.
   for (const [key, rule] of [
