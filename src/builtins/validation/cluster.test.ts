@@ -357,17 +357,17 @@ describe("ResourceQuota (ValidateResourceQuotaSpec)", () => {
     [
       "an unknown scope (validateResourceQuotaScopes)",
       quota({ hard: { pods: "1" }, scopes: ["Foo"] }),
-      ['spec.scopes: Invalid value: []core.ResourceQuotaScope{"Foo"}: unsupported scope'],
+      ['spec.scopes: Invalid value: ["Foo"]: unsupported scope'],
     ],
     [
       "a scope that does not apply to two resources, said once (ToAggregate)",
       quota({ hard: { cpu: "1", memory: "1Gi", pods: "1" }, scopes: ["BestEffort"] }),
-      ['spec.scopes: Invalid value: []core.ResourceQuotaScope{"BestEffort"}: unsupported scope applied to resource'],
+      ['spec.scopes: Invalid value: ["BestEffort"]: unsupported scope applied to resource'],
     ],
     [
       "conflicting scopes",
       quota({ hard: { pods: "1" }, scopes: ["Terminating", "NotTerminating"] }),
-      ['spec.scopes: Invalid value: []core.ResourceQuotaScope{"Terminating", "NotTerminating"}: conflicting scopes'],
+      ['spec.scopes: Invalid value: ["Terminating","NotTerminating"]: conflicting scopes'],
     ],
     [
       "a quality-of-service scope selected with In (validateScopedResourceSelectorRequirement)",
@@ -391,7 +391,7 @@ describe("ResourceQuota (ValidateResourceQuotaSpec)", () => {
         scopeSelector: selector({ scopeName: "PriorityClass", operator: "Exists", values: ["a"] }),
       }),
       [
-        "spec.scopeSelector.matchExpressions.values: Invalid value: []string{\"a\"}: must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector",
+        "spec.scopeSelector.matchExpressions.values: Invalid value: [\"a\"]: must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector",
       ],
     ],
     [
@@ -414,7 +414,7 @@ describe("ResourceQuota (ValidateResourceQuotaSpec)", () => {
         scopeSelector: selector({ scopeName: "NotBestEffort", operator: "Exists" }),
       }),
       [
-        'spec.scopeSelector.matchExpressions: Invalid value: core.ScopeSelector{MatchExpressions:[]core.ScopedResourceSelectorRequirement{core.ScopedResourceSelectorRequirement{ScopeName:"NotBestEffort", Operator:"Exists", Values:[]string(nil)}}}: unsupported scope applied to resource',
+        'spec.scopeSelector.matchExpressions: Invalid value: {"matchExpressions":[{"scopeName":"NotBestEffort","operator":"Exists"}]}: unsupported scope applied to resource',
       ],
     ],
     [
@@ -426,7 +426,7 @@ describe("ResourceQuota (ValidateResourceQuotaSpec)", () => {
           { scopeName: "NotBestEffort", operator: "Exists" },
         ),
       }),
-      ["spec.scopeSelector.matchExpressions: Invalid value: []core.ResourceQuotaScope(nil): conflicting scopes"],
+      ["spec.scopeSelector.matchExpressions: Invalid value: null: conflicting scopes"],
     ],
   ])("%s", (_, object, expected) => {
     expect(said(validateResourceQuota(object))).toEqual([...expected].sort());

@@ -28,12 +28,12 @@
  *   validateLimitRangeResourceName), after core/v1 SetDefaults_LimitRangeItem.
  *
  * The API server prints its errors through ErrorList.ToAggregate, which
- * drops repeated messages: so do these validators. A bad value Go prints
- * with %#v (a slice, a struct of the internal `core` package) or through its
- * String method (a resource.Quantity, unquoted) is printed the same way here.
+ * drops repeated messages: so do these validators (common.ts `once`). A bad
+ * value Go prints with %#v (a slice, a struct of the internal `core` package)
+ * is printed as JSON, as elsewhere; a resource.Quantity as its String.
  */
 import { type Finding, tooLong } from "../../findings/index.js";
-import { compareQuantities, milliValue, type Quantity, quantityString, quote } from "../../go/index.js";
+import { compareQuantities, milliValue, type Quantity, quantityString } from "../../go/index.js";
 import {
   byteLength,
   isDNS1123Label,
@@ -57,6 +57,7 @@ import {
   notSupported,
   objectAt,
   objectItems,
+  once,
   oneOf,
   required,
   requiredIfEmpty,
@@ -72,25 +73,8 @@ import {
 } from "./resources.js";
 import { setOneOf } from "./security.js";
 
-/** ErrorList.ToAggregate: a message the list already holds is not printed again. */
-function once(findings: readonly Finding[]): Finding[] {
-  const seen = new Set<string>();
-  return findings.filter((f) => {
-    if (seen.has(f.message)) return false;
-    seen.add(f.message);
-    return true;
-  });
-}
-
 /** A quantity bad value: Quantity.String(), unquoted. */
 const invalidQuantity = (path: FieldPath, q: Quantity, detail: string) => invalidShown(path, quantityString(q), detail);
-
-/** %#v of a []T of strings: `[]T{"a", "b"}`, `[]T{}` when empty, `[]T(nil)` when unset. */
-function goStrings(type: string, value: JsonValue | undefined): string {
-  if (!Array.isArray(value)) return `[]${type}(nil)`;
-  const items = value.filter((v): v is string => typeof v === "string");
-  return `[]${type}{${items.map(quote).join(", ")}}`;
-}
 
 // ---------------------------------------------------------------------------
 // StorageClass
@@ -364,18 +348,19 @@ export function validateResourceQuota(object: JsonObject): Finding[] {
   }
   // sets.List order.
   const hardNames = hard.map(([name]) => name).sort();
-  const shownScopes = goStrings("core.ResourceQuotaScope", getKey(s, "scopes"));
+  const shownScopes = getKey(s, "scopes") ?? null;
   // validateResourceQuotaScopes.
   const scopes = listAt(s, "scopes").filter((v): v is string => typeof v === "string");
   const scopesAt = child(spec, "scopes");
   for (const scope of scopes) {
-    if (!standardScopes.has(scope)) out.push(invalidShown(scopesAt, shownScopes, "unsupported scope"));
+    if (!standardScopes.has(scope)) out.push(invalid(scopesAt, shownScopes, "unsupported scope", asError));
     for (const k of hardNames)
       if (isStandardQuotaResource(k) && !scopeValidForResource(scope, k))
-        out.push(invalidShown(scopesAt, shownScopes, "unsupported scope applied to resource"));
+        out.push(invalid(scopesAt, shownScopes, "unsupported scope applied to resource", asError));
   }
   for (const [a, b] of conflictingScopes)
-    if (scopes.includes(a) && scopes.includes(b)) out.push(invalidShown(scopesAt, shownScopes, "conflicting scopes"));
+    if (scopes.includes(a) && scopes.includes(b))
+      out.push(invalid(scopesAt, shownScopes, "conflicting scopes", asError));
   // validateScopeSelector.
   const selector = objectAt(s, "scopeSelector");
   if (selector !== undefined) out.push(...validateScopeSelector(selector, hardNames, shownScopes));
@@ -383,10 +368,9 @@ export function validateResourceQuota(object: JsonObject): Finding[] {
 }
 
 /** validateScopedResourceSelectorRequirement: errors name `matchExpressions`, not an index in it. */
-function validateScopeSelector(selector: JsonObject, hardNames: readonly string[], shownScopes: string): Finding[] {
+function validateScopeSelector(selector: JsonObject, hardNames: readonly string[], shownScopes: JsonValue): Finding[] {
   const out: Finding[] = [];
   const at = ["spec", "scopeSelector", "matchExpressions"];
-  const shownSelector = goScopeSelector(selector);
   const seen = new Set<string>();
   for (const [, req] of objectItems(selector, "matchExpressions")) {
     const scope = stringAt(req, "scopeName");
@@ -395,7 +379,7 @@ function validateScopeSelector(selector: JsonObject, hardNames: readonly string[
       if (!standardScopes.has(scope)) out.push(invalid(child(at, "scopeName"), scope, "unsupported scope", asError));
       for (const k of hardNames)
         if (isStandardQuotaResource(k) && !scopeValidForResource(scope, k))
-          out.push(invalidShown(at, shownSelector, "unsupported scope applied to resource"));
+          out.push(invalid(at, selector, "unsupported scope applied to resource", asError));
       if (existsOnlyScopes.has(scope) && operator !== undefined && operator !== "Exists")
         out.push(
           invalid(
@@ -425,10 +409,11 @@ function validateScopeSelector(selector: JsonObject, hardNames: readonly string[
       case "DoesNotExist":
         if (count !== 0)
           out.push(
-            invalidShown(
+            invalid(
               child(at, "values"),
-              goStrings("string", values),
+              values ?? null,
               "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector",
+              asError,
             ),
           );
         break;
@@ -440,24 +425,8 @@ function validateScopeSelector(selector: JsonObject, hardNames: readonly string[
     }
   }
   for (const [a, b] of conflictingScopes)
-    if (seen.has(a) && seen.has(b)) out.push(invalidShown(at, shownScopes, "conflicting scopes"));
+    if (seen.has(a) && seen.has(b)) out.push(invalid(at, shownScopes, "conflicting scopes", asError));
   return out;
-}
-
-/** %#v of the internal core.ScopeSelector. */
-function goScopeSelector(selector: JsonObject): string {
-  const exprs = getKey(selector, "matchExpressions");
-  const type = "core.ScopedResourceSelectorRequirement";
-  const items = Array.isArray(exprs)
-    ? `[]${type}{${exprs
-        .filter(isObject)
-        .map(
-          (req) =>
-            `${type}{ScopeName:${quote(stringAt(req, "scopeName") ?? "")}, Operator:${quote(stringAt(req, "operator") ?? "")}, Values:${goStrings("string", getKey(req, "values"))}}`,
-        )
-        .join(", ")}}`
-    : `[]${type}(nil)`;
-  return `core.ScopeSelector{MatchExpressions:${items}}`;
 }
 
 // ---------------------------------------------------------------------------

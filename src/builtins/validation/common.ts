@@ -180,6 +180,19 @@ export const requiredIfEmpty = (o: JsonObject, key: string, path: FieldPath, det
   Object.hasOwn(o, key) && stringAt(o, key) === "" ? [required(child(path, key), detail, asError)] : [];
 
 /**
+ * ErrorList.ToAggregate, through which the API server prints its errors: a message the list already holds
+ * is not printed again.
+ */
+export function once(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    if (seen.has(f.message)) return false;
+    seen.add(f.message);
+    return true;
+  });
+}
+
+/**
  * field.Invalid whose bad value Go prints as it is, not quoted: a Quantity (its String), a slice or struct
  * (`%#v`, spelled by the caller).
  */

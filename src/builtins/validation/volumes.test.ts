@@ -11,8 +11,8 @@
  * validateEphemeralVolumeSource, ValidateTemplateObjectMeta,
  * validateImageVolumeSource, validatePullPolicy, validateLocalDescendingPath,
  * ValidateLocalNonReservedPath, validatePathNoBacksteps, fileModeErrorMsg).
- * pod.ts does not call validateVolumeSource yet: it is tested directly, at
- * the path ValidateVolumes gives it.
+ * Tested directly, at the path ValidateVolumes gives it; the cloud and
+ * legacy sources' own rules are in legacy-volumes.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../value/index.js";
@@ -95,7 +95,7 @@ const valid: [string, JsonObject][] = [
   ["an image volume", { image: { reference: "registry/artifact:v1", pullPolicy: "IfNotPresent" } }],
   ["a gitRepo volume into a subdirectory", { gitRepo: { repository: "https://example.com/r.git", directory: "src" } }],
   ["an NFS volume", { nfs: { server: "nfs.example.com", path: "/exports" } }],
-  ["a cloud source, not checked", { awsElasticBlockStore: { volumeID: "" } }],
+  ["a cloud source", { awsElasticBlockStore: { volumeID: "vol-0abc", fsType: "ext4" } }],
   ["no source (the union's finding)", {}],
 ];
 
@@ -345,5 +345,17 @@ describe("volume sources (core validateVolumeSource)", () => {
 
   it.each(cases)("%s", (_, source, expected) => {
     expect(says(source)).toEqual([...expected].sort());
+  });
+
+  it("hands the cloud and legacy sources to legacy-volumes.ts, and checks the iSCSI session name (volume name:portal)", () => {
+    expect(
+      says({ iscsi: { targetPortal: "10.0.0.1:3260", iqn: "iqn.2001-04.com.example:storage", lun: 300 } }),
+    ).toEqual([`${at}.iscsi.lun: Invalid value: 300: must be between 0 and 255, inclusive`]);
+    const portal = `${"p".repeat(62)}:3260`;
+    const iscsi = { targetPortal: portal, iqn: "iqn.2001-04.com.example:storage", lun: 0 };
+    expect(says({ iscsi: { ...iscsi, initiatorName: "iqn.2001-04.com.example:node" } })).toEqual([
+      `${at}.name: Invalid value: "v": Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.`,
+    ]);
+    expect(says({ iscsi })).toEqual([]);
   });
 });

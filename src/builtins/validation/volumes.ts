@@ -8,11 +8,9 @@
  *
  * Left to others: the volume's name (ValidateVolumes), the one-of rules
  * "may not specify more than 1 volume type" and "must specify a volume type"
- * and their per-projection twin (unions/wording.ts). Not checked: the cloud
- * and legacy sources (gcePersistentDisk, awsElasticBlockStore, azureDisk,
- * azureFile, cinder, rbd, iscsi, fc, flocker, quobyte, portworxVolume,
- * scaleIO, storageos, photonPersistentDisk, vsphereVolume, flexVolume,
- * glusterfs, cephfs), and projected clusterTrustBundle and podCertificate
+ * and their per-projection twin (unions/wording.ts). The cloud and legacy
+ * sources (gcePersistentDisk, iscsi, rbd, …) have a module of their own
+ * (legacy-volumes.ts). Not checked: projected clusterTrustBundle and podCertificate
  * sources (behind the ClusterTrustBundleProjection and PodCertificateRequest
  * feature gates; the API server drops them when those are off).
  *
@@ -43,6 +41,7 @@ import {
   validateLabels,
 } from "./common.js";
 import { validateContainerResourceFieldSelector, validateObjectFieldSelector } from "./env.js";
+import { legacyVolumeSourceValidators } from "./legacy-volumes.js";
 import { quantityOf } from "./quantity.js";
 
 /** fileModeErrorMsg. */
@@ -103,6 +102,7 @@ const sourceValidators: Readonly<Record<string, SourceValidator>> = {
   // An empty pullPolicy is defaulted first. `reference` is required of a Pod
   // only (opts.ResourceIsPod), not of a template: left to a caller that knows.
   image: (s, path) => oneOf(s, "pullPolicy", path, ["Always", "IfNotPresent", "Never"]),
+  ...legacyVolumeSourceValidators,
 };
 
 /**
@@ -112,7 +112,24 @@ const sourceValidators: Readonly<Record<string, SourceValidator>> = {
 export function validateVolumeSource(volume: JsonObject, path: FieldPath): Finding[] {
   const first = firstSetObject(volume, volumeSourceOrder);
   const validate = first === undefined ? undefined : sourceValidators[first.field];
-  return first === undefined || validate === undefined ? [] : validate(first.value, child(path, first.field));
+  const out = first === undefined || validate === undefined ? [] : validate(first.value, child(path, first.field));
+  // the iSCSI rule that needs the volume's name: the initiator names the session `<volume>:<portal>`
+  const iscsi = objectAt(volume, "iscsi");
+  const name = stringAt(volume, "name") ?? "";
+  if (
+    iscsi !== undefined &&
+    isSet(iscsi, "initiatorName") &&
+    byteLength(`${name}:${stringAt(iscsi, "targetPortal") ?? ""}`) > 64
+  )
+    out.push(
+      invalid(
+        child(path, "name"),
+        name,
+        "Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.",
+        asError,
+      ),
+    );
+  return out;
 }
 
 /** The emptyDir check of validateVolumeSource: a size limit not below zero (the medium is not checked). */
