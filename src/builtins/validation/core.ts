@@ -43,6 +43,7 @@ import {
   templateLabels,
   validateLabels,
 } from "./common.js";
+import { validatePersistentVolumeSpec } from "./persistent-volumes.js";
 import {
   noEphemeralInTemplate,
   portProtocols,
@@ -394,6 +395,43 @@ export function validatePersistentVolume(object: JsonObject): Finding[] {
     ...validateAccessModes(s, spec, ""),
     ...oneOf(s, "persistentVolumeReclaimPolicy", spec, ["Delete", "Recycle", "Retain"]),
     ...oneOf(s, "volumeMode", spec, volumeModes),
+    ...validatePersistentVolumeSpec(s, stringAt(objectAt(object, "metadata"), "name") ?? ""),
+    ...checkMountOption(object, s),
+  ];
+}
+
+const mountOptionAnnotation = "volume.beta.kubernetes.io/mount-options";
+/** The sources that take mount options. */
+const mountingSources = [
+  "gcePersistentDisk",
+  "awsElasticBlockStore",
+  "glusterfs",
+  "nfs",
+  "rbd",
+  "quobyte",
+  "iscsi",
+  "cinder",
+  "cephfs",
+  "azureFile",
+  "vsphereVolume",
+  "azureDisk",
+  "photonPersistentDisk",
+];
+
+/**
+ * pkg/volume/validation/pv_validation.go checkMountOption: the beta mount options annotation on a volume
+ * whose source takes none, at `metadata.annotations.<key>` (Go's Child, not Key).
+ */
+function checkMountOption(object: JsonObject, s: JsonObject): Finding[] {
+  const annotations = objectAt(objectAt(object, "metadata"), "annotations");
+  if (annotations === undefined || !Object.hasOwn(annotations, mountOptionAnnotation)) return [];
+  if (mountingSources.some((source) => isSet(s, source))) return [];
+  return [
+    forbidden(
+      ["metadata", "annotations", mountOptionAnnotation],
+      "may not specify mount options for this volume type",
+      asError,
+    ),
   ];
 }
 

@@ -112,25 +112,35 @@ const formats: readonly [string, RegExp][] = [
   ["naa", naaPattern],
 ];
 
-/** The iSCSI name checks: a known prefix, then that prefix's pattern. One message at most. */
-function iscsiNameErrors(name: string): string[] {
+/**
+ * The iSCSI name checks: a known prefix, then that prefix's pattern. One message at most; a name without a
+ * known prefix is `unknownPrefix` (a PersistentVolume's twin says less).
+ */
+function iscsiNameErrors(name: string, unknownPrefix: string): string[] {
   const format = formats.find(([prefix]) => name.startsWith(prefix));
-  if (format === undefined) return ["must be valid format starting with iqn, eui, or naa"];
+  if (format === undefined) return [unknownPrefix];
   return format[1].test(name) ? [] : ["must be valid format"];
 }
 
-/** validateISCSIVolumeSource. Go reports a bad initiator name at `initiatorname`, in lower case. */
-function validateISCSI(source: JsonObject, path: FieldPath): Finding[] {
+/**
+ * validateISCSIVolumeSource, and the shared part of validateISCSIPersistentVolumeSource (`unknownPrefix`
+ * "must be valid format"). Go reports a bad initiator name at `initiatorname`, in lower case.
+ */
+export function validateISCSI(
+  source: JsonObject,
+  path: FieldPath,
+  unknownPrefix = "must be valid format starting with iqn, eui, or naa",
+): Finding[] {
   const out = requiredIfEmpty(source, "targetPortal", path);
   const iqn = stringAt(source, "iqn");
   if (iqn === "") out.push(...requiredIfEmpty(source, "iqn", path));
-  else if (iqn !== undefined) out.push(...invalidEach(child(path, "iqn"), iqn, iscsiNameErrors(iqn)));
+  else if (iqn !== undefined) out.push(...invalidEach(child(path, "iqn"), iqn, iscsiNameErrors(iqn, unknownPrefix)));
   out.push(...outOfRange(source, "lun", path, 0, 255, inclusiveRangeError(0, 255)));
   const chap = getKey(source, "chapAuthDiscovery") === true || getKey(source, "chapAuthSession") === true;
   if (chap && !isSet(source, "secretRef")) out.push(required(child(path, "secretRef"), "", asError));
   const initiator = getKey(source, "initiatorName");
   if (typeof initiator === "string")
-    out.push(...invalidEach(child(path, "initiatorname"), initiator, iscsiNameErrors(initiator)));
+    out.push(...invalidEach(child(path, "initiatorname"), initiator, iscsiNameErrors(initiator, unknownPrefix)));
   return out;
 }
 

@@ -81,7 +81,7 @@ function validateNodeAffinity(affinity: JsonObject, path: FieldPath): Finding[] 
 }
 
 /** ValidateNodeSelector, of a required node affinity. */
-function validateNodeSelector(selector: JsonObject, path: FieldPath): Finding[] {
+export function validateNodeSelector(selector: JsonObject, path: FieldPath): Finding[] {
   const termsPath = child(path, "nodeSelectorTerms");
   if (isSet(selector, "nodeSelectorTerms") && listAt(selector, "nodeSelectorTerms").length === 0)
     return [required(termsPath, "must have at least one node selector term", asError)];

@@ -152,7 +152,7 @@ const hostPathTypes = [
 ];
 
 /** validateHostPathVolumeSource with validateHostPathType: a path without `..`, then a known type. */
-function validateHostPathVolumeSource(source: JsonObject, path: FieldPath): Finding[] {
+export function validateHostPathVolumeSource(source: JsonObject, path: FieldPath): Finding[] {
   const hostPath = stringAt(source, "path");
   if (hostPath === undefined) return [];
   if (hostPath === "") return requiredIfEmpty(source, "path", path);
@@ -168,7 +168,7 @@ function validateGitRepoVolumeSource(source: JsonObject, path: FieldPath): Findi
 }
 
 /** validateNFSVolumeSource: an empty path is both Required and not absolute. */
-function validateNFSVolumeSource(source: JsonObject, path: FieldPath): Finding[] {
+export function validateNFSVolumeSource(source: JsonObject, path: FieldPath): Finding[] {
   const out = [...requiredIfEmpty(source, "server", path), ...requiredIfEmpty(source, "path", path)];
   const nfsPath = stringAt(source, "path");
   if (nfsPath !== undefined && !nfsPath.startsWith("/"))
@@ -205,7 +205,7 @@ function validateMode(o: JsonObject, key: string, path: FieldPath): Finding[] {
 }
 
 /** validatePathNoBacksteps: no `..` element (one finding however many). */
-function validatePathNoBacksteps(target: string, path: FieldPath): Finding[] {
+export function validatePathNoBacksteps(target: string, path: FieldPath): Finding[] {
   return target.split("/").includes("..") ? [invalid(path, target, "must not contain '..'", asError)] : [];
 }
 
@@ -321,16 +321,20 @@ function validateServiceAccountTokenProjection(token: JsonObject, path: FieldPat
   return out;
 }
 
+/** ValidateCSIDriverName of the source's `driver`: at most 63 bytes, a DNS subdomain once lower-cased. */
+export function validateCSIDriverName(source: JsonObject, path: FieldPath): Finding[] {
+  const driver = stringAt(source, "driver");
+  if (driver === undefined) return [];
+  const at = child(path, "driver");
+  const out = requiredIfEmpty(source, "driver", path);
+  if (byteLength(driver) > 63) out.push(tooLong(at, driver, 63, asError));
+  out.push(...invalidEach(at, driver, isDNS1123Subdomain(driver.toLowerCase())));
+  return out;
+}
+
 /** validateCSIVolumeSource with ValidateCSIDriverName. */
 function validateCSIVolumeSource(source: JsonObject, path: FieldPath): Finding[] {
-  const out: Finding[] = [];
-  const driver = stringAt(source, "driver");
-  if (driver !== undefined) {
-    const at = child(path, "driver");
-    out.push(...requiredIfEmpty(source, "driver", path));
-    if (byteLength(driver) > 63) out.push(tooLong(at, driver, 63, asError));
-    out.push(...invalidEach(at, driver, isDNS1123Subdomain(driver.toLowerCase())));
-  }
+  const out = validateCSIDriverName(source, path);
   const secretRef = objectAt(source, "nodePublishSecretRef");
   const secretName = secretRef === undefined ? undefined : stringAt(secretRef, "name");
   if (secretName === "") out.push(required(child(path, "nodePublishSecretRef", "name"), "", asError));
