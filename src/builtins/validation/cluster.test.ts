@@ -24,6 +24,7 @@ import {
   validateResourceQuota,
   validateStorageClass,
 } from "./cluster.js";
+import { validateHandWritten } from "./index.js";
 
 const said = (findings: readonly Finding[]): string[] =>
   findings.map((f) => `${f.severity === "error" ? "" : `${f.severity} `}${f.message}`).sort();
@@ -360,9 +361,12 @@ describe("ResourceQuota (ValidateResourceQuotaSpec)", () => {
       ['spec.scopes: Invalid value: ["Foo"]: unsupported scope'],
     ],
     [
-      "a scope that does not apply to two resources, said once (ToAggregate)",
+      "a scope that does not apply to two resources (said once by validateHandWritten, below)",
       quota({ hard: { cpu: "1", memory: "1Gi", pods: "1" }, scopes: ["BestEffort"] }),
-      ['spec.scopes: Invalid value: ["BestEffort"]: unsupported scope applied to resource'],
+      [
+        'spec.scopes: Invalid value: ["BestEffort"]: unsupported scope applied to resource',
+        'spec.scopes: Invalid value: ["BestEffort"]: unsupported scope applied to resource',
+      ],
     ],
     [
       "conflicting scopes",
@@ -548,5 +552,19 @@ describe("LimitRange (ValidateLimitRange)", () => {
     ],
   ])("%s", (_, object, expected) => {
     expect(said(validateLimitRange(object))).toEqual([...expected].sort());
+  });
+});
+
+describe("a ResourceQuota through validateHandWritten", () => {
+  it("says a repeated message once, as ErrorList.ToAggregate prints it", () => {
+    const object = {
+      apiVersion: "v1",
+      kind: "ResourceQuota",
+      metadata: { name: "q" },
+      spec: { hard: { cpu: "1", memory: "1Gi", pods: "1" }, scopes: ["BestEffort"] },
+    };
+    expect(validateHandWritten("v1", "ResourceQuota", object, 36).map((f) => f.message)).toEqual([
+      'spec.scopes: Invalid value: ["BestEffort"]: unsupported scope applied to resource',
+    ]);
   });
 });

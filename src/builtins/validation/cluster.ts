@@ -27,8 +27,8 @@
  * - v1 LimitRange: ValidateLimitRange (validateLimitRangeTypeName,
  *   validateLimitRangeResourceName), after core/v1 SetDefaults_LimitRangeItem.
  *
- * The API server prints its errors through ErrorList.ToAggregate, which
- * drops repeated messages: so do these validators (common.ts `once`). A bad
+ * Repeated messages are said once by validateHandWritten (index.ts), as
+ * ErrorList.ToAggregate prints them. A bad
  * value Go prints with %#v (a slice, a struct of the internal `core` package)
  * is printed as JSON, as elsewhere; a resource.Quantity as its String.
  */
@@ -57,7 +57,6 @@ import {
   notSupported,
   objectAt,
   objectItems,
-  once,
   oneOf,
   required,
   requiredIfEmpty,
@@ -111,7 +110,7 @@ export function validateStorageClass(object: JsonObject): Finding[] {
   out.push(...oneOf(object, "reclaimPolicy", [], ["Delete", "Retain"]));
   out.push(...setOneOf(object, "volumeBindingMode", [], ["Immediate", "WaitForFirstConsumer"]));
   out.push(...validateAllowedTopologies(object));
-  return once(out);
+  return out;
 }
 
 /**
@@ -207,7 +206,7 @@ export function validatePriorityClass(object: JsonObject): Finding[] {
     else if (policy !== undefined && policy !== "PreemptLowerPriority" && policy !== "Never")
       out.push(notSupported(["preemptionPolicy"], policy, ["PreemptLowerPriority", "Never"], asError));
   }
-  return once(out);
+  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -246,7 +245,7 @@ export function validateIngressClass(object: JsonObject): Finding[] {
   }
   const parameters = objectAt(s, "parameters");
   if (parameters !== undefined) out.push(...validateParametersReference(parameters, child(spec, "parameters")));
-  return once(out);
+  return out;
 }
 
 /** validateIngressClassParametersReference (with validateIngressTypedLocalObjectReference's checks). */
@@ -364,7 +363,7 @@ export function validateResourceQuota(object: JsonObject): Finding[] {
   // validateScopeSelector.
   const selector = objectAt(s, "scopeSelector");
   if (selector !== undefined) out.push(...validateScopeSelector(selector, hardNames, shownScopes));
-  return once(out);
+  return out;
 }
 
 /** validateScopedResourceSelectorRequirement: errors name `matchExpressions`, not an index in it. */
@@ -522,7 +521,7 @@ export function validateLimitRange(object: JsonObject): Finding[] {
         }),
       );
   }
-  return once(out);
+  return out;
 }
 
 interface Limits {

@@ -27,6 +27,7 @@ import {
   validateResourceQuota,
   validateStorageClass,
 } from "./cluster.js";
+import { once } from "./common.js";
 import {
   validateConfigMap,
   validatePersistentVolume,
@@ -84,5 +85,10 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
 /** The hand-written rules' findings for a built-in object, and the warnings release `minor` (36 for 1.36) would send with it. */
 export function validateHandWritten(apiVersion: string, kind: string, object: JsonObject, minor: number): Finding[] {
   const validate = validators[`${apiVersion}/${kind}`];
-  return [...(validate === undefined ? [] : validate(object, minor)), ...warningsFor(apiVersion, kind, object, minor)];
+  // The server prints its errors through ErrorList.ToAggregate and records each warning once: a message said
+  // twice is said once.
+  return once([
+    ...(validate === undefined ? [] : validate(object, minor)),
+    ...warningsFor(apiVersion, kind, object, minor),
+  ]);
 }

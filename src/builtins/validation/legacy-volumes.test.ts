@@ -220,10 +220,13 @@ const cases: [string, string, JsonObject, string[]][] = [
     [`${at}.quobyte.tenant: Required value: must be a UUID and may not exceed a length of 64 characters`],
   ],
   [
-    "Quobyte pairs without ports, said once",
+    "Quobyte pairs without ports, one message each (said once by validateHandWritten)",
     "quobyte",
     { registry: "a,b:7861,c", volume: "v" },
-    [`${at}.quobyte.registry: Invalid value: "a,b:7861,c": ${registryMsg}`],
+    [
+      `${at}.quobyte.registry: Invalid value: "a,b:7861,c": ${registryMsg}`,
+      `${at}.quobyte.registry: Invalid value: "a,b:7861,c": ${registryMsg}`,
+    ],
   ],
   [
     "a Quobyte IPv6 registry without brackets",

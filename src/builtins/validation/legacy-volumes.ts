@@ -36,7 +36,8 @@
  * present and empty: absent, it is the schema's finding. A field the schema
  * leaves optional that Go requires (flocker's datasets, fc's targetWWNs,
  * storageos' and scaleIO's volumeName, a secretRef's name) is reported absent
- * too. Repeated messages are said once, as ErrorList.ToAggregate prints them.
+ * too. Repeated messages are said once by validateHandWritten (index.ts), as
+ * ErrorList.ToAggregate prints them.
  */
 import type { Finding } from "../../findings/index.js";
 import { byteLength, isDNS1123Label } from "../../names/index.js";
@@ -52,7 +53,6 @@ import {
   listAt,
   notSupported,
   objectAt,
-  once,
   required,
   requiredIfEmpty,
   stringAt,
@@ -209,7 +209,7 @@ function validateQuobyte(source: JsonObject, path: FieldPath): Finding[] {
     for (const pair of registry.split(","))
       if (!splitsHostPort(pair)) out.push(invalid(child(path, "registry"), registry, quobyteRegistryMsg, asError));
   out.push(...requiredIfEmpty(source, "volume", path));
-  return once(out);
+  return out;
 }
 
 /** validateFCVolumeSource: targetWWNs with a lun, or wwids. */

@@ -30,7 +30,8 @@
  *
  * A field the schema marks required is reported Required here only when
  * present and empty: absent, it is the schema's finding. Repeated messages
- * are said once, as ErrorList.ToAggregate prints them.
+ * are said once by validateHandWritten (index.ts), as ErrorList.ToAggregate
+ * prints them.
  */
 import type { Finding } from "../../findings/index.js";
 import { type Quantity, quantitySign, quantityString } from "../../go/index.js";
@@ -51,7 +52,6 @@ import {
   isSet,
   notSupported,
   objectAt,
-  once,
   required,
   requiredIfEmpty,
   stringAt,
@@ -98,7 +98,7 @@ export function validatePersistentVolumeSpec(s: JsonObject, name = ""): Finding[
   if (storageClass)
     out.push(...invalidEach(child(spec, "storageClassName"), storageClass, nameIsDNSSubdomain(storageClass, false)));
   out.push(...validateVolumeAttributesClassName(s));
-  return once(out);
+  return out;
 }
 
 // ---------------------------------------------------------------------------
