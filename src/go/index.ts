@@ -33,6 +33,7 @@ export {
   parseCIDRSloppy,
   parseIPSloppy,
 } from "./ip.js";
+export { blanksFrom, isDigit, JsonScanner, unmarshalIntoMapError } from "./json.js";
 export {
   compareQuantities,
   ERR_FORMAT,

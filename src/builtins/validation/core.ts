@@ -7,6 +7,8 @@
  */
 import { type Finding, tooLong } from "../../findings/index.js";
 import {
+  decodeBase64,
+  GoError,
   type IP,
   isIPv6,
   isLinkLocalMulticast,
@@ -16,6 +18,7 @@ import {
   isValidCIDRForLegacyField,
   isValidIPForLegacyField,
   parseIPSloppy,
+  unmarshalIntoMapError,
 } from "../../go/index.js";
 import { byteLength, isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
@@ -494,11 +497,18 @@ export function validateSecret(object: JsonObject): Finding[] {
       break;
     }
     case "kubernetes.io/dockercfg":
-      if (!sizes.has(".dockercfg")) out.push(requiredKey(".dockercfg"));
+    case "kubernetes.io/dockerconfigjson": {
+      const key = stringAt(object, "type") === "kubernetes.io/dockercfg" ? ".dockercfg" : ".dockerconfigjson";
+      if (!sizes.has(key)) {
+        out.push(requiredKey(key));
+        break;
+      }
+      // well-formed JSON of an object, as json.Unmarshal into a map reads it
+      const text = secretText(object, key);
+      const error = text === undefined ? undefined : unmarshalIntoMapError(text);
+      if (error !== undefined) out.push(invalid(["data", { key }], "<secret contents redacted>", error, asError));
       break;
-    case "kubernetes.io/dockerconfigjson":
-      if (!sizes.has(".dockerconfigjson")) out.push(requiredKey(".dockerconfigjson"));
-      break;
+    }
     case "kubernetes.io/basic-auth":
       if (!sizes.has("username") && !sizes.has("password")) out.push(requiredKey("username"), requiredKey("password"));
       break;
@@ -511,4 +521,13 @@ export function validateSecret(object: JsonObject): Finding[] {
       break;
   }
   return out;
+}
+
+/** A secret key's text as the server holds it: stringData's, else data's decoded; undefined if data's does not decode. */
+function secretText(object: JsonObject, key: string): string | undefined {
+  const plain = getKey(objectAt(object, "stringData") ?? {}, key);
+  if (typeof plain === "string") return plain;
+  const encoded = getKey(objectAt(object, "data") ?? {}, key);
+  const bytes = typeof encoded === "string" ? decodeBase64(encoded) : undefined;
+  return bytes === undefined || bytes instanceof GoError ? undefined : new TextDecoder().decode(bytes);
 }

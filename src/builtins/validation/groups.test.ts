@@ -228,6 +228,31 @@ describe("ConfigMaps and Secrets (ValidateConfigMap, ValidateSecret)", () => {
       ["data[.dockerconfigjson]: Required value"],
     ],
     [
+      "a dockerconfigjson secret whose file is JSON of an object",
+      {
+        type: "kubernetes.io/dockerconfigjson",
+        data: { ".dockerconfigjson": "eyJhdXRocyI6eyJyZWdpc3RyeS5leGFtcGxlLmNvbSI6eyJhdXRoIjoiZFRwdyJ9fX0=" },
+      },
+      [],
+    ],
+    [
+      "a dockerconfigjson secret whose file is no JSON (json.Unmarshal's words)",
+      {
+        type: "kubernetes.io/dockerconfigjson",
+        data: { ".dockerconfigjson": "eyJhdXRocyI6IHsicmVnaXN0cnkuZXhhbXBsZS5jb20iOiB9fQ==" },
+      },
+      [
+        `data[.dockerconfigjson]: Invalid value: "<secret contents redacted>": invalid character '}' looking for beginning of value`,
+      ],
+    ],
+    [
+      "a dockercfg secret whose file, in stringData, is a JSON list",
+      { type: "kubernetes.io/dockercfg", stringData: { ".dockercfg": "[]" } },
+      [
+        'data[.dockercfg]: Invalid value: "<secret contents redacted>": json: cannot unmarshal array into Go value of type map[string]interface {}',
+      ],
+    ],
+    [
       "a service account token secret without its account",
       { type: "kubernetes.io/service-account-token" },
       ["metadata.annotations[kubernetes.io/service-account.name]: Required value"],
