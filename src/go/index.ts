@@ -7,7 +7,9 @@
  * StdEncoding, what a `[]byte` field decodes with), IP addresses and CIDR
  * values (k8s.io/utils/net's ParseIPSloppy and ParseCIDRSloppy, and the
  * checks apimachinery's IsValidIPForLegacyField and IsValidCIDRForLegacyField
- * make with them). The CEL libraries, the OpenAPI formats and the built-in
+ * make with them, and the warnings of GetWarningsForIP and GetWarningsForCIDR),
+ * JSON (encoding/json's scanner, and json.Unmarshal into a map), strconv.Quote
+ * (`%q`). The CEL libraries, the OpenAPI formats and the built-in
  * kinds' formats all call these. Failures are GoError values carrying Go's
  * message (the IP checks return apimachinery's messages). Imports nothing.
  */
