@@ -94,9 +94,30 @@ const namesPods: Readonly<Record<string, string>> = {
   "batch/v1/CronJob": "Pod names and hostnames",
 };
 
+/** A kind's own warnings, beside its name's and its pod's. */
+type KindWarnings = (object: JsonObject, minor: number) => Finding[];
+
+const kindWarnings: Readonly<Record<string, KindWarnings>> = {
+  "v1/Service": serviceWarnings,
+  "v1/PersistentVolumeClaim": claimWarnings,
+  "networking.k8s.io/v1/Ingress": ingressWarnings,
+  "node.k8s.io/v1/RuntimeClass": runtimeClassWarnings,
+  "batch/v1/Job": (object) => jobSpecWarnings(objectAt(object, "spec"), ["spec"]),
+  "batch/v1/CronJob": (object) =>
+    jobSpecWarnings(objectAt(objectAt(objectAt(object, "spec"), "jobTemplate"), "spec"), [
+      "spec",
+      "jobTemplate",
+      "spec",
+    ]),
+  "apps/v1/StatefulSet": (object) =>
+    objectItems(objectAt(object, "spec"), "volumeClaimTemplates").flatMap(([i, claim]) =>
+      claimSpecWarnings(objectAt(claim, "spec"), ["spec", "volumeClaimTemplates", i]),
+    ),
+};
+
 /**
  * The warnings the API server sends with a built-in object it accepts (each kind strategy's
- * WarningsOnCreate), as release `minor` (36 for 1.36) words them.
+ * WarningsOnCreate), as release `minor` (36 for 1.36) words them: its name's, its own, its pod's.
  */
 export function warningsFor(apiVersion: string, kind: string, object: JsonObject, minor: number): Finding[] {
   const key = `${apiVersion}/${kind}`;
@@ -111,39 +132,33 @@ export function warningsFor(apiVersion: string, kind: string, object: JsonObject
         `this is used in ${usedIn}, which can result in surprising behavior; a DNS label is recommended: [${notLabel.join(" ")}]`,
       ),
     );
-  if (key === "v1/Service") out.push(...serviceWarnings(object, minor));
-  // pkg/api/node/util.go GetWarningsForRuntimeClass: the message names the selector, not the label
-  if (key === "node.k8s.io/v1/RuntimeClass")
-    for (const label of Object.keys(objectAt(objectAt(object, "scheduling"), "nodeSelector") ?? {})) {
-      const text = deprecatedNodeLabels.get(label);
-      if (text !== undefined) out.push(warningAt(["scheduling", "nodeSelector"], text));
-    }
-  if (key === "networking.k8s.io/v1/Ingress") {
-    const annotations = objectAt(objectAt(object, "metadata"), "annotations");
-    const annotation = "kubernetes.io/ingress.class";
-    if (annotations !== undefined && Object.hasOwn(annotations, annotation))
-      out.push(
-        wholeWarning(
-          ["metadata", "annotations", { key: annotation }],
-          `annotation ${quote(annotation)} is deprecated, please use 'spec.ingressClassName' instead`,
-        ),
-      );
-  }
-  if (key === "batch/v1/Job") out.push(...jobSpecWarnings(objectAt(object, "spec"), ["spec"]));
-  if (key === "batch/v1/CronJob")
-    out.push(
-      ...jobSpecWarnings(objectAt(objectAt(objectAt(object, "spec"), "jobTemplate"), "spec"), [
-        "spec",
-        "jobTemplate",
-        "spec",
-      ]),
-    );
+  const own = Object.hasOwn(kindWarnings, key) ? kindWarnings[key] : undefined;
+  if (own !== undefined) out.push(...own(object, minor));
   const at = Object.hasOwn(podAt, key) ? podAt[key] : undefined;
   if (at !== undefined) out.push(...podWarnings(at.length === 0 ? object : valueAt(object, at), at));
-  if (key === "v1/PersistentVolumeClaim") out.push(...claimWarnings(object));
-  if (key === "apps/v1/StatefulSet")
-    for (const [i, claim] of objectItems(objectAt(object, "spec"), "volumeClaimTemplates"))
-      out.push(...claimSpecWarnings(objectAt(claim, "spec"), ["spec", "volumeClaimTemplates", i]));
+  return out;
+}
+
+/** The Ingress strategy's: the class annotation spec.ingressClassName replaced. */
+function ingressWarnings(object: JsonObject): Finding[] {
+  const annotations = objectAt(objectAt(object, "metadata"), "annotations");
+  const annotation = "kubernetes.io/ingress.class";
+  if (annotations === undefined || !Object.hasOwn(annotations, annotation)) return [];
+  return [
+    wholeWarning(
+      ["metadata", "annotations", { key: annotation }],
+      `annotation ${quote(annotation)} is deprecated, please use 'spec.ingressClassName' instead`,
+    ),
+  ];
+}
+
+/** pkg/api/node/util.go GetWarningsForRuntimeClass: the message names the selector, not the label. */
+function runtimeClassWarnings(object: JsonObject): Finding[] {
+  const out: Finding[] = [];
+  for (const label of Object.keys(objectAt(objectAt(object, "scheduling"), "nodeSelector") ?? {})) {
+    const text = deprecatedNodeLabels.get(label);
+    if (text !== undefined) out.push(warningAt(["scheduling", "nodeSelector"], text));
+  }
   return out;
 }
 
