@@ -74,6 +74,58 @@ describe("metadata at the root", () => {
     ]);
   });
 
+  // apimachinery api/validation/objectmeta.go ValidateFinalizers
+  it("finalizers may not ask for both orphaning and foreground deletion", () => {
+    expect(check({ name: "a", finalizers: ["foregroundDeletion", "example.com/x", "orphan"] })).toEqual([
+      'error metadata.finalizers: Invalid value: ["foregroundDeletion","example.com/x","orphan"]: finalizer orphan and foregroundDeletion cannot be both set',
+    ]);
+    expect(check({ name: "a", finalizers: ["orphan", "orphan"] })).toEqual([]);
+  });
+
+  // apimachinery api/validation/objectmeta.go validateOwnerReference, ValidateOwnerReferences, BannedOwners
+  it("owner references name a version, kind, name and uid, are no Event, and have one controller at most", () => {
+    const owner = (kind: string, name: string, controller?: boolean) => ({
+      apiVersion: "apps/v1",
+      kind,
+      name,
+      uid: `uid-${name}`,
+      ...(controller === undefined ? {} : { controller }),
+    });
+    expect(
+      check({ name: "a", ownerReferences: [owner("ReplicaSet", "r", true), owner("Deployment", "d", false)] }),
+    ).toEqual([]);
+    expect(
+      check({
+        name: "a",
+        ownerReferences: [
+          owner("ReplicaSet", "r", true),
+          owner("Deployment", "d", true),
+          owner("StatefulSet", "s", true),
+        ],
+      }),
+    ).toEqual([
+      'error metadata.ownerReferences: Invalid value: [{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"r","uid":"uid-r","controller":true},{"apiVersion":"apps/v1","kind":"Deployment","name":"d","uid":"uid-d","controller":true},{"apiVersion":"apps/v1","kind":"StatefulSet","name":"s","uid":"uid-s","controller":true}]: Only one reference can have Controller set to true. Found "true" in references for ReplicaSet/r and Deployment/d',
+      'error metadata.ownerReferences: Invalid value: [{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"r","uid":"uid-r","controller":true},{"apiVersion":"apps/v1","kind":"Deployment","name":"d","uid":"uid-d","controller":true},{"apiVersion":"apps/v1","kind":"StatefulSet","name":"s","uid":"uid-s","controller":true}]: Only one reference can have Controller set to true. Found "true" in references for ReplicaSet/r and StatefulSet/s',
+    ]);
+    expect(check({ name: "a", ownerReferences: [{ apiVersion: "v1", kind: "Event", name: "e", uid: "u" }] })).toEqual([
+      'error metadata.ownerReferences: Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"u"}: /v1, Kind=Event is disallowed from being an owner',
+    ]);
+    // events.k8s.io's Event is not the banned one
+    expect(
+      check({ name: "a", ownerReferences: [{ apiVersion: "events.k8s.io/v1", kind: "Event", name: "e", uid: "u" }] }),
+    ).toEqual([]);
+    // schema.FromAPIVersionAndKind: "apps" is a version of the core group; "apps/" and "a/b/c" have none
+    expect(check({ name: "a", ownerReferences: [{ apiVersion: "a/b/c", kind: "K", name: "n", uid: "u" }] })).toEqual([
+      'error metadata.ownerReferences.apiVersion: Invalid value: "a/b/c": version must not be empty',
+    ]);
+    expect(check({ name: "a", ownerReferences: [{ apiVersion: "apps/", kind: "", name: "", uid: "" }] })).toEqual([
+      'error metadata.ownerReferences.apiVersion: Invalid value: "apps/": version must not be empty',
+      'error metadata.ownerReferences.kind: Invalid value: "": must not be empty',
+      'error metadata.ownerReferences.name: Invalid value: "": must not be empty',
+      'error metadata.ownerReferences.uid: Invalid value: "": must not be empty',
+    ]);
+  });
+
   it("a label or annotation value that is not a string is named by its own entry, with its type", () => {
     expect(check({ name: "a", annotations: { ok: "fine", x: 1 } })).toEqual([
       'error metadata.annotations.x: Invalid value: "integer": metadata.annotations.x in body must be of type string: "integer"',

@@ -11,6 +11,7 @@ import {
   splitApiVersion,
   totalAnnotationSizeLimit,
 } from "../names/index.js";
+import type { FieldPath } from "../path/index.js";
 import { getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { invalidType } from "./keywords/type.js";
 import { childLoc, type FormatDecoder, kindOf, type Loc, openAPIPath, toPath } from "./types.js";
@@ -136,31 +137,60 @@ export function validateObjectMeta(
       out.push(tooLong(openAPIPath(childLoc(loc, "annotations")), "", totalAnnotationSizeLimit));
   }
   const finalizers = getKey(m, "finalizers");
-  if (Array.isArray(finalizers)) {
-    const path = toPath(childLoc(loc, "finalizers"));
-    for (const f of finalizers) {
-      if (typeof f === "string") for (const msg of isQualifiedName(f)) out.push(invalid(path, f, msg));
-    }
-  }
+  if (Array.isArray(finalizers)) validateFinalizers(finalizers, toPath(childLoc(loc, "finalizers")), out);
   const owners = getKey(m, "ownerReferences");
-  if (Array.isArray(owners)) {
-    const ownersLoc = childLoc(loc, "ownerReferences");
-    for (const ref of owners) {
-      if (!isObject(ref)) continue;
-      const field = (k: string) => {
-        const v = getKey(ref, k);
-        return typeof v === "string" ? v : "";
-      };
-      const apiVersion = field("apiVersion");
-      const { version } = splitApiVersion(apiVersion);
-      if (version === "")
-        out.push(invalid(toPath(childLoc(ownersLoc, "apiVersion")), apiVersion, "version must not be empty"));
-      for (const k of ["kind", "name", "uid"]) {
-        if (field(k) === "") out.push(invalid(toPath(childLoc(ownersLoc, k)), field(k), "must not be empty"));
-      }
-    }
-  }
+  if (Array.isArray(owners)) validateOwnerReferences(owners, childLoc(loc, "ownerReferences"), out);
   return out;
+}
+
+/**
+ * apimachinery's ValidateFinalizers: each a qualified name, and not both of the garbage collector's
+ * opposite policies (metav1.FinalizerOrphanDependents and FinalizerDeleteDependents).
+ */
+function validateFinalizers(finalizers: JsonValue[], path: FieldPath, out: Finding[]): void {
+  for (const f of finalizers)
+    if (typeof f === "string") for (const msg of isQualifiedName(f)) out.push(invalid(path, f, msg));
+  if (finalizers.includes("orphan") && finalizers.includes("foregroundDeletion"))
+    out.push(invalid(path, finalizers, "finalizer orphan and foregroundDeletion cannot be both set"));
+}
+
+/**
+ * apimachinery's ValidateOwnerReferences: each reference names a version, kind, name and uid, and is not an
+ * Event (BannedOwners); at most one is the controller. The paths are the list's, unindexed, as the server's.
+ */
+function validateOwnerReferences(owners: JsonValue[], ownersLoc: Loc, out: Finding[]): void {
+  const path = toPath(ownersLoc);
+  let firstController: string | undefined;
+  for (const ref of owners) {
+    if (!isObject(ref)) continue;
+    const field = (k: string) => {
+      const v = getKey(ref, k);
+      return typeof v === "string" ? v : "";
+    };
+    const apiVersion = field("apiVersion");
+    // schema.FromAPIVersionAndKind: an apiVersion ParseGroupVersion refuses (two slashes) has no group or version
+    const { group, version } =
+      apiVersion.split("/").length > 2 ? { group: "", version: "" } : splitApiVersion(apiVersion);
+    if (version === "")
+      out.push(invalid(toPath(childLoc(ownersLoc, "apiVersion")), apiVersion, "version must not be empty"));
+    for (const k of ["kind", "name", "uid"]) {
+      if (field(k) === "") out.push(invalid(toPath(childLoc(ownersLoc, k)), field(k), "must not be empty"));
+    }
+    // schema.GroupVersionKind's String(): "/v1, Kind=Event" for the core group
+    if (group === "" && version === "v1" && field("kind") === "Event")
+      out.push(invalid(path, ref, "/v1, Kind=Event is disallowed from being an owner"));
+    if (getKey(ref, "controller") !== true) continue;
+    const controller = `${field("kind")}/${field("name")}`;
+    if (firstController === undefined) firstController = controller;
+    else
+      out.push(
+        invalid(
+          path,
+          owners,
+          `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${controller}`,
+        ),
+      );
+  }
 }
 
 /**
