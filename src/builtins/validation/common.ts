@@ -219,6 +219,25 @@ export { duplicate, forbidden, invalid, notFound, notSupported, required };
 export const validateLabels = (labels: readonly [string, string][], path: FieldPath): Finding[] =>
   labelErrors(labels).flatMap((e) => invalidEach(path, e.value, e.messages));
 
+/** pkg/apis/core/helper IsStandardFinalizerName: the finalizers Kubernetes itself names without a domain. */
+const standardFinalizers = new Set(["kubernetes", "orphan", "foregroundDeletion"]);
+
+/** core's validateKubeFinalizerName: a finalizer without a domain (no "/") must be a standard one. */
+export const kubeFinalizerErrors = (name: string): string[] =>
+  name.includes("/") || standardFinalizers.has(name)
+    ? []
+    : ["name is neither a standard finalizer name nor is it fully qualified"];
+
+/**
+ * The finalizer rule core's ValidateObjectMeta adds to apimachinery's (which the schema's metadata check
+ * applies to every object): each of `metadata.finalizers`, at its index.
+ */
+export function validateKubeFinalizers(object: JsonObject): Finding[] {
+  return listAt(objectAt(object, "metadata"), "finalizers").flatMap((name, i) =>
+    typeof name === "string" ? invalidEach(["metadata", "finalizers", i], name, kubeFinalizerErrors(name)) : [],
+  );
+}
+
 /**
  * ValidateAnnotations: keys are qualified names without regard to case, reported at the map as labels are, and
  * keys and values together take at most 256 KiB.

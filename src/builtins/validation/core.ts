@@ -33,6 +33,7 @@ import {
   invalidEach,
   isSet,
   isValidPortNum,
+  kubeFinalizerErrors,
   listAt,
   nonNegativeAt,
   notSupported,
@@ -449,6 +450,18 @@ function decodedLength(text: string): number {
   const clean = text.replace(/\s/g, "");
   const padding = clean.endsWith("==") ? 2 : clean.endsWith("=") ? 1 : 0;
   return Math.floor((clean.length * 3) / 4) - padding;
+}
+
+/**
+ * ValidateNamespace: the namespace's own finalizers (`spec.finalizers`, each at the list's unindexed path, as
+ * the server gives it) are qualified names, and one without a domain is a standard one (validateFinalizerName).
+ */
+export function validateNamespace(object: JsonObject): Finding[] {
+  return listAt(objectAt(object, "spec"), "finalizers").flatMap((name) =>
+    typeof name === "string"
+      ? invalidEach(["spec", "finalizers"], name, [...isQualifiedName(name), ...kubeFinalizerErrors(name)])
+      : [],
+  );
 }
 
 export function validateConfigMap(object: JsonObject): Finding[] {

@@ -653,3 +653,56 @@ describe("RBAC (ValidatePolicyRule, ValidateRoleBinding)", () => {
     ],
   );
 });
+
+// core's ValidateObjectMeta (pkg/apis/core/validation/validation.go validateKubeFinalizerName, over
+// pkg/apis/core/helper IsStandardFinalizerName), which most groups call; RuntimeClass (node), Lease
+// (coordination), the admissionregistration kinds, CRDs and APIServices call apimachinery's, and a
+// PodDisruptionBudget's validation checks no ObjectMeta: only the generic rules apply there.
+describe("finalizers without a domain (core's ValidateObjectMeta)", () => {
+  const withFinalizers = (apiVersion: string, kind: string) => ({
+    apiVersion,
+    kind,
+    metadata: { name: "x", finalizers: ["kubernetes", "orphan", "foregroundDeletion", "example.com/done", "cleanup"] },
+  });
+  const refused =
+    'metadata.finalizers[4]: Invalid value: "cleanup": name is neither a standard finalizer name nor is it fully qualified';
+  it.each([
+    ["v1", "ConfigMap"],
+    ["apps/v1", "Deployment"],
+    ["rbac.authorization.k8s.io/v1", "Role"],
+    ["storage.k8s.io/v1", "CSIDriver"],
+    ["events.k8s.io/v1", "Event"],
+  ])("refused for %s %s", (apiVersion, kind) => {
+    expect(said(apiVersion, kind, withFinalizers(apiVersion, kind))).toContain(refused);
+  });
+  it.each([
+    ["node.k8s.io/v1", "RuntimeClass"],
+    ["coordination.k8s.io/v1", "Lease"],
+    ["admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration"],
+    ["apiextensions.k8s.io/v1", "CustomResourceDefinition"],
+    ["apiregistration.k8s.io/v1", "APIService"],
+    ["policy/v1", "PodDisruptionBudget"],
+    ["v1", "Event"],
+  ])("left to the generic rules for %s %s", (apiVersion, kind) => {
+    expect(said(apiVersion, kind, withFinalizers(apiVersion, kind))).not.toContain(refused);
+  });
+});
+
+// pkg/apis/core/validation/validation.go ValidateNamespace, validateFinalizerName
+describe("a Namespace's own finalizers (ValidateNamespace)", () => {
+  run("v1", "Namespace", (spec) => ({ metadata: { name: "team" }, spec }), [
+    ["the standard one and a qualified one", { finalizers: ["kubernetes", "example.com/wait"] }, []],
+    [
+      "one without a domain",
+      { finalizers: ["wait"] },
+      ['spec.finalizers: Invalid value: "wait": name is neither a standard finalizer name nor is it fully qualified'],
+    ],
+    [
+      "one that is no qualified name",
+      { finalizers: ["example.com/a b"] },
+      [
+        "spec.finalizers: Invalid value: \"example.com/a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      ],
+    ],
+  ]);
+});

@@ -12,6 +12,7 @@
  * Imports findings, path, names, value and go.
  */
 import type { Finding } from "../../findings/index.js";
+import { splitApiVersion } from "../../names/index.js";
 import type { JsonObject } from "../../value/index.js";
 import {
   validateMutatingWebhookConfiguration,
@@ -27,9 +28,10 @@ import {
   validateResourceQuota,
   validateStorageClass,
 } from "./cluster.js";
-import { once } from "./common.js";
+import { once, validateKubeFinalizers } from "./common.js";
 import {
   validateConfigMap,
+  validateNamespace,
   validatePersistentVolume,
   validatePersistentVolumeClaim,
   validatePod,
@@ -54,6 +56,7 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
     "v1/ReplicationController": validateReplicationController,
     "v1/Service": validateService,
     "v1/ConfigMap": validateConfigMap,
+    "v1/Namespace": validateNamespace,
     "v1/Secret": validateSecret,
     "v1/PersistentVolumeClaim": validatePersistentVolumeClaim,
     "v1/PersistentVolume": validatePersistentVolume,
@@ -82,12 +85,42 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
   }),
 );
 
+/**
+ * The groups and kinds whose validation calls apimachinery's ValidateObjectMeta (or none: the generic checks
+ * the API server runs on every object are the schema's), not core's, which adds its finalizer rule.
+ * node's `apivalidation` and coordination's `validation` are apimachinery's, despite their names.
+ */
+const genericObjectMeta = new Set([
+  "admissionregistration.k8s.io",
+  "apiextensions.k8s.io",
+  "apiregistration.k8s.io",
+  "authentication.k8s.io",
+  "authorization.k8s.io",
+  "coordination.k8s.io",
+  "node.k8s.io",
+  // a PodDisruptionBudget's, and a core or events.k8s.io/v1beta1 Event's, validation has no ObjectMeta check
+  "policy/PodDisruptionBudget",
+  "/Event",
+  "events.k8s.io/v1beta1/Event",
+  "/Binding",
+]);
+
+const usesCoreObjectMeta = (apiVersion: string, kind: string): boolean => {
+  const { group } = splitApiVersion(apiVersion);
+  return (
+    !genericObjectMeta.has(group) &&
+    !genericObjectMeta.has(`${group}/${kind}`) &&
+    !genericObjectMeta.has(`${apiVersion}/${kind}`)
+  );
+};
+
 /** The hand-written rules' findings for a built-in object, and the warnings release `minor` (36 for 1.36) would send with it. */
 export function validateHandWritten(apiVersion: string, kind: string, object: JsonObject, minor: number): Finding[] {
   const validate = validators[`${apiVersion}/${kind}`];
   // The server prints its errors through ErrorList.ToAggregate and records each warning once: a message said
   // twice is said once.
   return once([
+    ...(usesCoreObjectMeta(apiVersion, kind) ? validateKubeFinalizers(object) : []),
     ...(validate === undefined ? [] : validate(object, minor)),
     ...warningsFor(apiVersion, kind, object, minor),
   ]);
