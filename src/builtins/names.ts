@@ -5,7 +5,8 @@
  * until 1.36, where RelaxedServiceNameValidation (beta, on by default:
  * kubernetes#136389) makes them DNS labels (`1st-service`), and RBAC's roles
  * and bindings path segments (pkg/apis/rbac/validation ValidateRBACName), so
- * `system:controller:foo` is a valid ClusterRole name.
+ * `system:controller:foo` is a valid ClusterRole name; APIServices path
+ * segments too, then `<version>.<group>`.
  */
 import {
   isValidPathSegmentName,
@@ -18,6 +19,8 @@ import {
 
 const byKind: Record<string, NameRule> = {
   "/Namespace": nameIsDNSLabel,
+  // kube-aggregator ValidateAPIService's name rule: a path segment, then `<version>.<group>` (apiregistration.ts)
+  "apiregistration.k8s.io/APIService": isValidPathSegmentName,
   "rbac.authorization.k8s.io/Role": isValidPathSegmentName,
   "rbac.authorization.k8s.io/ClusterRole": isValidPathSegmentName,
   "rbac.authorization.k8s.io/RoleBinding": isValidPathSegmentName,

@@ -18,6 +18,7 @@ import {
   validateMutatingWebhookConfiguration,
   validateValidatingWebhookConfiguration,
 } from "./admissionregistration.js";
+import { validateAPIService } from "./apiregistration.js";
 import { validateDaemonSet, validateDeployment, validateReplicaSet, validateStatefulSet } from "./apps.js";
 import { validateHorizontalPodAutoscaler } from "./autoscaling.js";
 import { validateCronJob, validateJob } from "./batch.js";
@@ -77,6 +78,7 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
     "admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration": validateValidatingWebhookConfiguration,
     "admissionregistration.k8s.io/v1/MutatingWebhookConfiguration": validateMutatingWebhookConfiguration,
     "autoscaling/v2/HorizontalPodAutoscaler": validateHorizontalPodAutoscaler,
+    "apiregistration.k8s.io/v1/APIService": validateAPIService,
     "policy/v1/PodDisruptionBudget": validatePodDisruptionBudget,
     "rbac.authorization.k8s.io/v1/Role": validateRole,
     "rbac.authorization.k8s.io/v1/ClusterRole": validateClusterRole,
