@@ -34,6 +34,7 @@ import {
   duplicate,
   invalid,
   invalidEach,
+  isFullyQualifiedName,
   isSet,
   isValidPortNum,
   listAt,
@@ -69,15 +70,6 @@ function pointerEnum(o: JsonObject, key: string, at: FieldPath, supported: reado
   const value = getKey(o, key);
   if (typeof value !== "string" || supported.includes(value)) return [];
   return [notSupported(child(at, key), value, supported, asError)];
-}
-
-/** utilvalidation.IsFullyQualifiedName: a DNS subdomain of at least three segments. */
-function isFullyQualifiedName(name: string, at: FieldPath): Finding[] {
-  const errs = isDNS1123Subdomain(name);
-  if (errs.length > 0) return [invalid(at, name, errs.join(","), asError)];
-  if (name.split(".").length < 3)
-    return [invalid(at, name, "should be a domain with at least three segments separated by dots", asError)];
-  return [];
 }
 
 /** validateResources: a rule's resources, subresources allowed. */

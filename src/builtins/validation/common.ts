@@ -21,6 +21,8 @@ import {
 } from "../../findings/index.js";
 import {
   annotationErrors,
+  isDNS1123Label,
+  isDNS1123Subdomain,
   isQualifiedName,
   isValidLabelValue,
   labelErrors,
@@ -218,6 +220,34 @@ export { duplicate, forbidden, invalid, notFound, notSupported, required };
 /** ValidateLabels: errors are reported at the map, not at the key. */
 export const validateLabels = (labels: readonly [string, string][], path: FieldPath): Finding[] =>
   labelErrors(labels).flatMap((e) => invalidEach(path, e.value, e.messages));
+
+/** utilvalidation.IsFullyQualifiedName: a DNS subdomain of at least three segments. */
+export function isFullyQualifiedName(name: string, at: FieldPath): Finding[] {
+  const errs = isDNS1123Subdomain(name);
+  if (errs.length > 0) return [invalid(at, name, errs.join(","), asError)];
+  if (name.split(".").length < 3)
+    return [invalid(at, name, "should be a domain with at least three segments separated by dots", asError)];
+  return [];
+}
+
+/**
+ * validation.IsFullyQualifiedDomainName: a trailing dot allowed, then a DNS subdomain of at least two
+ * labels, each a DNS label; the first failure is told, its messages joined with commas.
+ */
+export function isFullyQualifiedDomainName(address: string, at: FieldPath): Finding[] {
+  if (address === "") return [required(at, "", asError)];
+  const name = address.endsWith(".") ? address.slice(0, -1) : address;
+  const errs = isDNS1123Subdomain(name);
+  if (errs.length > 0) return [invalid(at, name, errs.join(","), asError)];
+  const labels = name.split(".");
+  if (labels.length < 2)
+    return [invalid(at, name, "should be a domain with at least two segments separated by dots", asError)];
+  for (const label of labels) {
+    const labelErrs = isDNS1123Label(label);
+    if (labelErrs.length > 0) return [invalid(at, label, labelErrs.join(","), asError)];
+  }
+  return [];
+}
 
 /** pkg/apis/core/helper IsStandardFinalizerName: the finalizers Kubernetes itself names without a domain. */
 const standardFinalizers = new Set(["kubernetes", "orphan", "foregroundDeletion"]);

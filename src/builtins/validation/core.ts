@@ -290,9 +290,13 @@ function validateServiceClusterIPsRelatedFields(
   return out;
 }
 
-/** ValidateEndpointIP of an address IsValidIPForLegacyField accepted: none of the special ranges. */
-function validateEndpointIP(value: string, at: FieldPath): Finding[] {
-  const ip = parseIPSloppy(value) as IP;
+/**
+ * ValidateEndpointIP (ValidateNonSpecialIP before 1.33) of a Service's external IP, an Endpoints address or
+ * an EndpointSlice's: an address (said again of one that does not parse) in none of the special ranges.
+ */
+export function validateEndpointIP(value: string, at: FieldPath): Finding[] {
+  const ip = parseIPSloppy(value);
+  if (ip === undefined) return [invalid(at, value, "must be a valid IP address", asError)];
   const errs: string[] = [];
   if (isUnspecified(ip)) errs.push(`may not be unspecified (${value})`);
   if (isLoopback(ip)) errs.push("may not be in the loopback range (127.0.0.0/8, ::1/128)");

@@ -41,6 +41,7 @@ import {
   validateSecret,
   validateService,
 } from "./core.js";
+import { validateEndpointSlice, validateEndpoints } from "./endpoints.js";
 import { validateIngress, validateNetworkPolicy } from "./networking.js";
 import { validateRuntimeClass } from "./node.js";
 import { validatePodDisruptionBudget } from "./policy.js";
@@ -58,6 +59,8 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
     "v1/Service": validateService,
     "v1/ConfigMap": validateConfigMap,
     "v1/Namespace": validateNamespace,
+    "v1/Endpoints": validateEndpoints,
+    "discovery.k8s.io/v1/EndpointSlice": validateEndpointSlice,
     "v1/Secret": validateSecret,
     "v1/PersistentVolumeClaim": validatePersistentVolumeClaim,
     "v1/PersistentVolume": validatePersistentVolume,
