@@ -41,6 +41,7 @@ import {
   validateSecret,
   validateService,
 } from "./core.js";
+import { validateCSIDriver } from "./csi.js";
 import { validateEndpointSlice, validateEndpoints } from "./endpoints.js";
 import { validateIngress, validateNetworkPolicy } from "./networking.js";
 import { validateRuntimeClass } from "./node.js";
@@ -76,6 +77,7 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
     "networking.k8s.io/v1/NetworkPolicy": validateNetworkPolicy,
     "networking.k8s.io/v1/IngressClass": validateIngressClass,
     "storage.k8s.io/v1/StorageClass": validateStorageClass,
+    "storage.k8s.io/v1/CSIDriver": validateCSIDriver,
     "scheduling.k8s.io/v1/PriorityClass": validatePriorityClass,
     "node.k8s.io/v1/RuntimeClass": validateRuntimeClass,
     "admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration": validateValidatingWebhookConfiguration,

@@ -294,27 +294,24 @@ function validateProjectedVolumeSource(source: JsonObject, path: FieldPath): Fin
   return out;
 }
 
+/** A requested token's lifetime (a projected source's, a CSIDriver's token request's), when set: 10 minutes to 2^32 seconds. */
+export function validateTokenExpiration(request: JsonObject, at: FieldPath): Finding[] {
+  const expiration = optionalIntAt(request, "expirationSeconds");
+  if (expiration === undefined) return [];
+  if (expiration < 10 * 60)
+    return [invalid(at, expiration, "may not specify a duration less than 10 minutes", asError)];
+  if (expiration > 2 ** 32)
+    return [invalid(at, expiration, "may not specify a duration larger than 2^32 seconds", asError)];
+  return [];
+}
+
 /**
  * A serviceAccountToken source, as validateProjectionSources checks it: its
  * path is reported at the projected volume (`projected`), not at the source.
  * An unset expirationSeconds is defaulted to an hour first.
  */
 function validateServiceAccountTokenProjection(token: JsonObject, path: FieldPath, projected: FieldPath): Finding[] {
-  const out: Finding[] = [];
-  const expiration = optionalIntAt(token, "expirationSeconds");
-  if (expiration !== undefined && expiration < 10 * 60)
-    out.push(
-      invalid(child(path, "expirationSeconds"), expiration, "may not specify a duration less than 10 minutes", asError),
-    );
-  if (expiration !== undefined && expiration > 2 ** 32)
-    out.push(
-      invalid(
-        child(path, "expirationSeconds"),
-        expiration,
-        "may not specify a duration larger than 2^32 seconds",
-        asError,
-      ),
-    );
+  const out = validateTokenExpiration(token, child(path, "expirationSeconds"));
   const tokenPath = stringAt(token, "path");
   if (tokenPath === "") out.push(...requiredIfEmpty(token, "path", projected));
   else if (tokenPath !== undefined) out.push(...validateLocalNonReservedPath(tokenPath, child(projected, "path")));
