@@ -243,6 +243,21 @@ export function transform(e: Expr, f: (e: Expr) => Expr): Expr {
   return f(out);
 }
 
+/** A call of a named function (not an operator such as `_+_` or `!_`). */
+const NAMED = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * cel-go places a call at its opening parenthesis (the grammar's `open` and `op` tokens), where @bufbuild/cel
+ * places it at its name or at the dot before it: the parenthesis after `offset`, else `offset`.
+ */
+function atOpenParen(src: string, offset: number): number {
+  let i = src.charAt(offset) === "." ? offset + 1 : offset;
+  while (/\s/.test(src.charAt(i))) i++;
+  while (/\w/.test(src.charAt(i))) i++;
+  while (/\s/.test(src.charAt(i))) i++;
+  return src.charAt(i) === "(" ? i : offset;
+}
+
 /** Parses a rule: optional syntax, `cel.bind`; throws with a cel-go-like message on syntax errors. */
 export function parseRule(src: string): Parsed {
   const pre = preprocess(src);
@@ -254,6 +269,10 @@ export function parseRule(src: string): Parsed {
   }
   const positions: Record<string, number> = {};
   for (const [id, off] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = pre.toOriginal(off);
+  walk(parsed.expr, (e) => {
+    if (e.exprKind.case === "callExpr" && NAMED.test(e.exprKind.value.function))
+      positions[String(e.id)] = atOpenParen(src, positions[String(e.id)] ?? 0);
+  });
   let next = maxId(parsed.expr) + 1;
   const expr = transform(parsed.expr, (e) => {
     const k = e.exprKind;
