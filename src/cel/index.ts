@@ -1,7 +1,9 @@
 /**
  * CEL for `x-kubernetes-validations`, as the API server evaluates it
- * (apiextensions-apiserver pkg/apiserver/schema/cel), and the free-standing
- * expressions of conversion declarations; the one entry other folders import.
+ * (apiextensions-apiserver pkg/apiserver/schema/cel), the free-standing
+ * expressions of conversion declarations, and admission configurations'
+ * expressions, checked as the server compiles them (admission.ts); the one
+ * entry other folders import.
  * Three rooms behind it:
  * - `language/`: CEL itself: parsing with the syntax @bufbuild/cel lacks, the
  *   type of `self` built from the schema (property names escaped as the server
@@ -11,7 +13,8 @@
  * - `libraries/`: every function a rule can call, each declared once for the
  *   checker and the runtime: the standard library and strings extension
  *   (run by @bufbuild/cel, with Kubernetes' differences) and the Kubernetes
- *   libraries (lists, regex, URL, quantity, IP/CIDR, format, optional types);
+ *   libraries (lists, regex, URL, quantity, IP/CIDR, format, optional types,
+ *   and the authorizer's, for admission expressions only);
  * - `cost/`: the API server's runtime cost and kunion's work budget.
  * At the top, `rules.ts` (compiling and evaluating a node's rules, in the
  * server's words), `expression.ts` and `environment.ts`. The folder imports
@@ -88,4 +91,5 @@ export function evaluateRules(
   }
 }
 
+export { type AdmissionResult, type AdmissionVariables, admissionExpressionError } from "./admission.js";
 export { type CelExpression, compileExpression, evaluateExpression, type ResultOptions } from "./expression.js";

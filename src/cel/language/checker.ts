@@ -314,6 +314,9 @@ export class Checker {
         const sel = k.value;
         if (sel.operand === undefined) return this.error(e, "invalid select");
         const qualified = qualifiedName(e);
+        // a variable whose declared name has dots (admission's `authorizer.requestResource`) before a field of its prefix
+        const declared = qualified === undefined ? undefined : scope.get(qualified);
+        if (declared !== undefined && !sel.testOnly) return declared;
         if (qualified !== undefined && !scope.has(qualified.split(".")[0] as string)) {
           const ti = TYPE_IDENTS[qualified];
           if (ti !== undefined) return ti;

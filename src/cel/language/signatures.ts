@@ -3,7 +3,8 @@
  * checker's overloads: `name(int, string) -> bool` for functions,
  * `list<A>.indexOf(A) -> int` for methods; single capital letters are type
  * parameters, and the Kubernetes library types go by short names (`URL`,
- * `IP`, `CIDR`, `Quantity`, `Format`).
+ * `IP`, `CIDR`, `Quantity`, `Format`, the authorizer's `Authorizer`, `PathCheck`,
+ * `GroupCheck`, `ResourceCheck`, `Decision`).
  */
 import { type CelT, DYN, listOf, mapOf, opaque, optionalOf, type ScalarKind, scalar, typeOf } from "./types.js";
 
@@ -22,6 +23,11 @@ export const OPAQUE_NAMES: Record<string, string> = {
   CIDR: "net.CIDR",
   Quantity: "kubernetes.Quantity",
   Format: "kubernetes.NamedFormat",
+  Authorizer: "kubernetes.authorization.Authorizer",
+  PathCheck: "kubernetes.authorization.PathCheck",
+  GroupCheck: "kubernetes.authorization.GroupCheck",
+  ResourceCheck: "kubernetes.authorization.ResourceCheck",
+  Decision: "kubernetes.authorization.Decision",
 };
 
 class TypeParser {

@@ -1,0 +1,71 @@
+/**
+ * Admission expressions compiled as apiserver pkg/admission/plugin/cel compile.go CompileCELExpression
+ * compiles them: cel-go's issues after "compilation failed: ", and "must evaluate to <type>" for a result
+ * of another type than the field's (ReturnTypes; a dyn result is none).
+ */
+import { describe, expect, it } from "vitest";
+import { type AdmissionVariables, admissionExpressionError } from "./admission.js";
+
+const all: AdmissionVariables = { params: true, authorizer: true, variables: true };
+const bare: AdmissionVariables = { params: false, authorizer: false, variables: false };
+
+describe("admission expressions", () => {
+  it.each([
+    "object.spec.replicas <= 5",
+    "has(object.spec.template) && object.metadata.name.startsWith('web-')",
+    "oldObject == null || object.spec.replicas >= oldObject.spec.replicas",
+    "request.operation == 'CREATE' && request.userInfo.username != 'system:admin'",
+    "'team' in namespaceObject.metadata.labels",
+    "object.spec.template.spec.containers.all(c, c.image.startsWith('registry.example.com/'))",
+    "object.?spec.orValue({}).size() < 10",
+  ])("%s compiles to a bool in the barest environment", (text) => {
+    expect(admissionExpressionError(text, bare, "bool")).toBeUndefined();
+  });
+
+  it("a result of another type than the field's, dyn included", () => {
+    expect(admissionExpressionError("object.spec.paused", bare, "bool")).toBe("must evaluate to bool");
+    expect(admissionExpressionError("object.spec.replicas", bare, "string")).toBe("must evaluate to string");
+    expect(admissionExpressionError("'replicas: ' + string(object.spec.replicas)", bare, "string")).toBeUndefined();
+    expect(admissionExpressionError("object.spec.replicas", bare, "any")).toBeUndefined();
+  });
+
+  it("names the environment lacks are undeclared references, in cel-go's words", () => {
+    expect(admissionExpressionError("objec.spec.replicas < 5", bare, "bool")).toBe(
+      "compilation failed: ERROR: <input>:1:1: undeclared reference to 'objec' (in container '')\n | objec.spec.replicas < 5\n | ^",
+    );
+    expect(admissionExpressionError("object.spec.replicas <= params.maxReplicas", bare, "bool")).toBe(
+      "compilation failed: ERROR: <input>:1:25: undeclared reference to 'params' (in container '')\n | object.spec.replicas <= params.maxReplicas\n | ........................^",
+    );
+    expect(admissionExpressionError("object.spec.replicas <= params.maxReplicas", all, "bool")).toBeUndefined();
+    expect(admissionExpressionError("variables.replicas < 5", bare, "bool")).toContain(
+      "undeclared reference to 'variables'",
+    );
+    expect(admissionExpressionError("variables.replicas < 5", all, "bool")).toBeUndefined();
+  });
+
+  // apiserver pkg/cel/library/authz.go
+  it("the authorizer library, and authorizer.requestResource", () => {
+    const allowed = "authorizer.group('apps').resource('deployments').namespace('ns').check('create').allowed()";
+    expect(admissionExpressionError(allowed, all, "bool")).toBeUndefined();
+    expect(
+      admissionExpressionError(
+        "authorizer.requestResource.subresource('scale').check('update').allowed()",
+        all,
+        "bool",
+      ),
+    ).toBeUndefined();
+    expect(
+      admissionExpressionError("authorizer.path('/healthz').check('get').reason()", all, "string"),
+    ).toBeUndefined();
+    expect(admissionExpressionError(allowed, bare, "bool")).toContain("undeclared reference to 'authorizer'");
+    expect(admissionExpressionError("authorizer.group('apps').check('create').allowed()", all, "bool")).toBe(
+      "compilation failed: ERROR: <input>:1:31: found no matching overload for 'check' applied to 'kubernetes.authorization.GroupCheck.(string)'\n | authorizer.group('apps').check('create').allowed()\n | ..............................^",
+    );
+  });
+
+  it("a syntax error, as schema rules report it", () => {
+    expect(admissionExpressionError("object.spec.replicas <=", bare, "bool")).toMatch(
+      /^compilation failed: ERROR: <input>:1:\d+: Syntax error: /,
+    );
+  });
+});
