@@ -9,7 +9,7 @@
  * checks apimachinery's IsValidIPForLegacyField and IsValidCIDRForLegacyField
  * make with them, and the warnings of GetWarningsForIP and GetWarningsForCIDR),
  * JSON (encoding/json's scanner, and json.Unmarshal into a map), strconv.Quote
- * (`%q`). The CEL libraries, the OpenAPI formats and the built-in
+ * (`%q`), strings.TrimSpace. The CEL libraries, the OpenAPI formats and the built-in
  * kinds' formats all call these. Failures are GoError values carrying Go's
  * message (the IP checks return apimachinery's messages). Imports nothing.
  */
@@ -48,6 +48,7 @@ export {
   quantitySign,
   quantityString,
 } from "./quantity.js";
+export { trimSpace } from "./strings.js";
 export {
   type Instant,
   isDate,

@@ -18,6 +18,7 @@ import {
   isValidCIDRForLegacyField,
   isValidIPForLegacyField,
   parseIPSloppy,
+  trimSpace,
   unmarshalIntoMapError,
 } from "../../go/index.js";
 import { byteLength, isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from "../../names/index.js";
@@ -114,11 +115,6 @@ function clusterIPsOf(s: JsonObject): JsonValue[] {
 
 /** isHeadlessService. */
 const isHeadless = (ips: readonly JsonValue[]) => ips.length === 1 && ips[0] === "None";
-
-/** Go's strings.TrimSpace: Unicode white space, which has U+0085 and lacks U+FEFF where JavaScript's \s does not. */
-const goSpace = "[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+";
-const edgeSpace = new RegExp(`^${goSpace}|${goSpace}$`, "g");
-const trimSpace = (text: string) => text.replace(edgeSpace, "");
 
 const sourceRangesAnnotation = "service.beta.kubernetes.io/load-balancer-source-ranges";
 

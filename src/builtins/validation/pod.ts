@@ -17,6 +17,7 @@
  * seccomp and AppArmor profiles (unions/wording.ts).
  */
 import type { Finding } from "../../findings/index.js";
+import { trimSpace } from "../../go/index.js";
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
@@ -102,17 +103,14 @@ export function validatePodCreate(spec: JsonObject, path: FieldPath): Finding[] 
   for (const list of ["containers", "initContainers"])
     for (const [i, ctr] of objectItems(spec, list)) {
       const image = stringAt(ctr, "image");
-      if (image && goSpaceAtEnds.test(image))
+      // a leading or trailing space as strings.TrimSpace sees one
+      if (image && trimSpace(image) !== image)
         out.push(
           invalid(child(path, list, i, "image"), image, "must not have leading or trailing whitespace", asError),
         );
     }
   return out;
 }
-
-/** A leading or trailing space as strings.TrimSpace sees one: Go's unicode.IsSpace (JavaScript's \s has U+FEFF, not U+0085). */
-const goSpaceAtEnds =
-  /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
 
 /** ValidatePodSpec at `path` (`spec`, `spec.template.spec`, …). */
 export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodSpecOptions = {}): Finding[] {
