@@ -5,8 +5,9 @@
  * and a cluster's own OpenAPI documents read into the same table; how the API
  * server decodes its kinds' string formats (`decoders.ts`); the API versions
  * Kubernetes removed, and the warning the server sends for a deprecated one;
- * each kind's name rule; the hand-written validation (`validation/`).
- * Imports schema, path, findings, names, value and go.
+ * each kind's name rule; the hand-written validation (`validation/`), whose
+ * admission kinds' expressions cel compiles.
+ * Imports schema, path, findings, names, value, go and cel.
  */
 
 export { builtinDecoders } from "./decoders.js";

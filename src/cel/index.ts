@@ -27,7 +27,7 @@ import type { WorkBudget } from "./cost/meter.js";
 import { type CelBadValue, type CompiledRules, compileRulesImpl, evaluateRulesImpl } from "./rules.js";
 
 export { DOCUMENT_WORK_LIMIT, PER_CALL_LIMIT, RUNTIME_BUDGET, WorkBudget, withWorkBudget } from "./cost/meter.js";
-export { escapeName, unescapeName } from "./language/escape.js";
+export { escapeName, isCelIdentifier, unescapeName } from "./language/escape.js";
 export type { CelBadValue } from "./rules.js";
 
 /** Compiled `x-kubernetes-validations` of one schema node (opaque: compiled programs + metadata). */

@@ -353,6 +353,22 @@ const validatingCases: Case[] = [
     ],
   ],
   [
+    // validateMatchConditionsExpression: no params for a webhook, the authorizer; compiled trimmed
+    "match conditions compiled as the server compiles them",
+    hook({
+      matchConditions: [
+        condition("not-kubelet", "!('system:nodes' in request.userInfo.groups)"),
+        condition("may-scale", "authorizer.group('apps').resource('deployments').check('scale').allowed()"),
+        condition("params", " params.enabled == true "),
+        condition("dyn", "object.metadata.labels.enforce"),
+      ],
+    }),
+    [
+      "webhooks[0].matchConditions[2].expression: Invalid value: \"params.enabled == true\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'params' (in container '')\n | params.enabled == true\n | ^",
+      'webhooks[0].matchConditions[3].expression: Invalid value: "object.metadata.labels.enforce": must evaluate to bool',
+    ],
+  ],
+  [
     "65 match conditions",
     hook({ matchConditions: Array.from({ length: 65 }, (_, i) => condition(`c${i}`)) }),
     ["webhooks[0].matchConditions: Too many: 65: must have at most 64 items"],

@@ -16,16 +16,18 @@
  * matchPolicy Equivalent, selectors {}, timeoutSeconds 10, reinvocationPolicy
  * Never, a rule's scope "*", a service's port 443; sideEffects and
  * admissionReviewVersions have no default in v1. An enum set to "" is no
- * unset pointer: it is reported. Match conditions get their structural rules;
- * their CEL is not compiled here.
+ * unset pointer: it is reported. Match conditions are compiled as the server
+ * compiles them (cel's admissionExpressionError).
  *
  * A field the schema marks required (a webhook's name, clientConfig,
  * sideEffects and admissionReviewVersions, a service's name and namespace, a
  * condition's name and expression) is reported here only when present and
  * empty or null: absent, it is the schema's finding.
  */
+
+import { admissionExpressionError } from "../../cel/index.js";
 import { type Finding, tooMany } from "../../findings/index.js";
-import { GoError, parse } from "../../go/index.js";
+import { GoError, parse, trimSpace } from "../../go/index.js";
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
@@ -66,7 +68,7 @@ const stringsOf = (list: readonly JsonValue[]): string[] => list.filter((v): v i
  * An enum behind a Go pointer: unset or null, the server's default (or nil)
  * stands; any string set, "" included, must be supported.
  */
-function pointerEnum(o: JsonObject, key: string, at: FieldPath, supported: readonly string[]): Finding[] {
+export function pointerEnum(o: JsonObject, key: string, at: FieldPath, supported: readonly string[]): Finding[] {
   const value = getKey(o, key);
   if (typeof value !== "string" || supported.includes(value)) return [];
   return [notSupported(child(at, key), value, supported, asError)];
@@ -112,7 +114,7 @@ function validateResources(list: readonly JsonValue[], at: FieldPath): Finding[]
 }
 
 /** validateRuleWithOperations and validateRule (subresources allowed). */
-function validateRuleWithOperations(rule: JsonObject, at: FieldPath): Finding[] {
+export function validateRuleWithOperations(rule: JsonObject, at: FieldPath): Finding[] {
   const out: Finding[] = [];
   const ops = listAt(rule, "operations");
   if (ops.length === 0) out.push(required(child(at, "operations"), "", asError));
@@ -217,19 +219,25 @@ function validateClientConfig(hook: JsonObject, at: FieldPath): Finding[] {
   return service === undefined ? [] : validateWebhookService(service, child(configAt, "service"));
 }
 
-/** Go's strings.TrimSpace leaves nothing: Unicode white space only. */
-const blank = /^[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
-
-/** validateMatchConditions and validateMatchCondition, CEL left uncompiled. */
-function validateMatchConditions(hook: JsonObject, at: FieldPath): Finding[] {
+/**
+ * validateMatchConditions and validateMatchCondition: each expression compiled trimmed, as the server
+ * compiles it (params only for a policy with a paramKind; the authorizer always).
+ */
+export function validateMatchConditions(hook: JsonObject, at: FieldPath, params = false): Finding[] {
   const out: Finding[] = [];
   const count = listAt(hook, "matchConditions").length;
   if (count > maxMatchConditions) out.push(tooMany(at, count, maxMatchConditions, asError));
   const names = new Set<string>();
   for (const [i, condition] of objectItems(hook, "matchConditions")) {
     const expression = stringAt(condition, "expression");
-    if (expression !== undefined && blank.test(expression) && Object.hasOwn(condition, "expression"))
-      out.push(required(child(at, i, "expression"), "", asError));
+    const trimmed = expression === undefined ? undefined : trimSpace(expression);
+    // absent, it is the schema's required field
+    if (trimmed === "") {
+      if (Object.hasOwn(condition, "expression")) out.push(required(child(at, i, "expression"), "", asError));
+    } else if (trimmed !== undefined) {
+      const error = admissionExpressionError(trimmed, { params, authorizer: true, variables: false }, "bool");
+      if (error !== undefined) out.push(invalid(child(at, i, "expression"), trimmed, error, asError));
+    }
     const name = stringAt(condition, "name");
     if (name === "") out.push(...requiredIfEmpty(condition, "name", child(at, i)));
     else if (name !== undefined) {

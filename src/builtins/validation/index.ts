@@ -14,6 +14,7 @@
 import type { Finding } from "../../findings/index.js";
 import { splitApiVersion } from "../../names/index.js";
 import type { JsonObject } from "../../value/index.js";
+import { validateValidatingAdmissionPolicy, validateValidatingAdmissionPolicyBinding } from "./admission-policy.js";
 import {
   validateMutatingWebhookConfiguration,
   validateValidatingWebhookConfiguration,
@@ -82,6 +83,8 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
     "node.k8s.io/v1/RuntimeClass": validateRuntimeClass,
     "admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration": validateValidatingWebhookConfiguration,
     "admissionregistration.k8s.io/v1/MutatingWebhookConfiguration": validateMutatingWebhookConfiguration,
+    "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy": validateValidatingAdmissionPolicy,
+    "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding": validateValidatingAdmissionPolicyBinding,
     "autoscaling/v2/HorizontalPodAutoscaler": validateHorizontalPodAutoscaler,
     "apiregistration.k8s.io/v1/APIService": validateAPIService,
     "policy/v1/PodDisruptionBudget": validatePodDisruptionBudget,

@@ -30,6 +30,10 @@ export const celReservedSymbols: ReadonlySet<string> = new Set([
   "while",
 ]);
 
+/** apiserver's isCELIdentifier: CEL's IDENT (`[_a-zA-Z][_a-zA-Z0-9]*`), no reserved word. */
+export const isCelIdentifier = (name: string): boolean =>
+  /^[_a-zA-Z][_a-zA-Z0-9]*$/.test(name) && !celReservedSymbols.has(name);
+
 const isAlnum = (c: string) => (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9");
 
 /** The CEL identifier of a property name, or undefined when the name is not accessible. */
