@@ -24,7 +24,9 @@
  * so the rule bites from the release that turns the gate on by default:
  * `hostUsers` (UserNamespacesSupport), `securityContext.supplementalGroupsPolicy`
  * (SupplementalGroupsPolicy) and `securityContext.seLinuxChangePolicy`
- * (SELinuxChangePolicy, the field itself new in 1.32) from 1.33. A
+ * (SELinuxChangePolicy, the field itself new in 1.32) from 1.33. kunion
+ * refuses them for 1.32 too (the pod rules take no release): a Windows pod
+ * that sets them on a 1.32 cluster is refused here and not there. A
  * container's `procMount` is forced to "Default", not dropped, when its gate
  * (ProcMountType) is off, so it is refused for a Windows pod in every release.
  */
