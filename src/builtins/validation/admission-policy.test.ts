@@ -15,18 +15,15 @@ import { describe, expect, it } from "vitest";
 import type { Finding } from "../../findings/index.js";
 import type { JsonObject } from "../../value/index.js";
 import { validateValidatingAdmissionPolicy, validateValidatingAdmissionPolicyBinding } from "./admission-policy.js";
+import {
+  dns1035LabelError as dns1035Regex,
+  labelValueError as labelValueRegex,
+  qualifiedNamePartError as qualifiedNameRegex,
+  dns1123SubdomainError as subdomainRegex,
+} from "./test-helpers.js";
 
 const said = (findings: Finding[]) =>
   findings.map((f) => `${f.severity === "error" ? "" : `${f.severity} `}${f.message}`).sort();
-
-const subdomainRegex =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const dns1035Regex =
-  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-const qualifiedNameRegex =
-  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-const labelValueRegex =
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
 const unsupported = (path: string, bad: string, supported: string[]) =>
   `${path}: Unsupported value: ${JSON.stringify(bad)}: supported values: ${supported.map((v) => JSON.stringify(v)).join(", ")}`;

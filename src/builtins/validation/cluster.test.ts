@@ -25,16 +25,14 @@ import {
   validateStorageClass,
 } from "./cluster.js";
 import { validateHandWritten } from "./index.js";
+import {
+  dns1123LabelError as labelRegex,
+  qualifiedNamePartError as qualifiedNameRegex,
+  dns1123SubdomainError as subdomainRegex,
+} from "./test-helpers.js";
 
 const said = (findings: readonly Finding[]): string[] =>
   findings.map((f) => `${f.severity === "error" ? "" : `${f.severity} `}${f.message}`).sort();
-
-const qualifiedNameRegex =
-  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-const subdomainRegex =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const labelRegex =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
 type Case = [string, JsonObject, string[]];
 

@@ -8,20 +8,18 @@
  */
 import { describe, expect, it } from "vitest";
 import type { JsonObject, JsonValue } from "../../value/index.js";
-import { said } from "./test-helpers.js";
+import {
+  dns1123LabelError as label,
+  labelValueError as labelValue,
+  qualifiedNamePartError as qualifiedNamePart,
+  said,
+  dns1123SubdomainError as subdomain,
+} from "./test-helpers.js";
 
 /** What the API server's hand-written rules say of the object for release 1.`minor`. */
 const says = (object: JsonObject, minor: number): string[] =>
   said(object.apiVersion as string, object.kind as string, object, minor);
 
-const label =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const subdomain =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const labelValue =
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
-const qualifiedNamePart =
-  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 const notAnIP = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
 const loopback = "may not be in the loopback range (127.0.0.0/8, ::1/128)";
 const linkLocal = "may not be in the link-local range (169.254.0.0/16, fe80::/10)";

@@ -12,7 +12,16 @@
  */
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../value/index.js";
-import { container, deployment, pod, said, template } from "./test-helpers.js";
+import {
+  container,
+  deployment,
+  dns1123LabelError as label,
+  labelValueError as labelValue,
+  pod,
+  said,
+  dns1123SubdomainError as subdomain,
+  template,
+} from "./test-helpers.js";
 
 const podSays = (spec: JsonObject) => said("v1", "Pod", pod(spec));
 const withEnv = (env: JsonObject[], extra: JsonObject = {}) => ({ containers: [container({ env, ...extra })] });
@@ -22,10 +31,6 @@ const fieldRef = (fieldPath: string, apiVersion?: string): JsonObject => ({
 });
 
 const envName = "a valid environment variable name must consist only of printable ASCII characters other than '='";
-const subdomain =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const label =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 const envPaths =
   '"metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"';
 
@@ -192,9 +197,6 @@ describe("a container's environment and the pod spec's names", () => {
     expect(podSays(spec)).toEqual([...expected].sort());
   });
 });
-
-const labelValue =
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
 describe("a workload template's own metadata (ValidatePodTemplateSpec)", () => {
   // A Helm chart label: '+' is no label character. The server reports it at spec.template.labels.

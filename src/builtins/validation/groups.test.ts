@@ -19,7 +19,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../value/index.js";
-import { container, said } from "./test-helpers.js";
+import { container, said, dns1123SubdomainError as subdomainError } from "./test-helpers.js";
 
 type Case = [string, JsonObject, string[]];
 const run = (apiVersion: string, kind: string, build: (o: JsonObject) => JsonObject, cases: Case[]) =>
@@ -264,9 +264,6 @@ describe("ConfigMaps and Secrets (ValidateConfigMap, ValidateSecret)", () => {
     ],
   ]);
 });
-
-const subdomainError =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
 describe("Ingress (ValidateIngressCreate, validateIngressRules, validateHTTPIngressPath, validateIngressBackend, validateIngressTLS)", () => {
   const backend = { service: { name: "web", port: { number: 80 } } };

@@ -14,6 +14,7 @@
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../value/index.js";
 import { legacyVolumeSourceValidators } from "./legacy-volumes.js";
+import { dns1123LabelError as dnsLabel } from "./test-helpers.js";
 
 const says = (field: string, source: JsonObject): string[] => {
   const validate = legacyVolumeSourceValidators[field];
@@ -28,8 +29,6 @@ const range = "must be between 0 and 255, inclusive";
 const partition = "must be between 1 and 255, inclusive";
 const registryMsg = "must be a host:port pair or multiple pairs separated by commas";
 const reserved = "kubernetes.io and k8s.io namespaces are reserved";
-const dnsLabel =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 const managedURIs = '"/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}"';
 const blobURIs = '"https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd"';
 const blobURI = "https://account.blob.core.windows.net/vhds/disk.vhd";

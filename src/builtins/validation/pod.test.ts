@@ -10,12 +10,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../value/index.js";
-import { container, deployment, pod, said, template } from "./test-helpers.js";
+import { container, deployment, pod, dns1123LabelError as rfc1123Label, said, template } from "./test-helpers.js";
 
 const podSays = (spec: JsonObject) => said("v1", "Pod", pod(spec));
-
-const rfc1123Label =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
 const cases: [string, JsonObject, string[]][] = [
   ["a valid pod", {}, []],

@@ -20,6 +20,12 @@ import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../value/index.js";
 import { validatePodScheduling } from "./scheduling.js";
 import { validatePodSecurityContext, validateSecurityContext } from "./security.js";
+import {
+  dns1123LabelError as labelRegex,
+  labelValueError as labelValueRegex,
+  qualifiedNamePartError as qualifiedNameRegex,
+  dns1123SubdomainError as subdomainRegex,
+} from "./test-helpers.js";
 
 const messages = (findings: { message: string }[]) => findings.map((f) => f.message).sort();
 const scheduling = (spec: JsonObject) => messages(validatePodScheduling(spec, ["spec"]));
@@ -27,14 +33,6 @@ const podSecurity = (spec: JsonObject) => messages(validatePodSecurityContext(sp
 const containerSecurity = (sc: JsonObject, hostUsers = true) =>
   messages(validateSecurityContext(sc, ["spec", "containers", 0, "securityContext"], hostUsers));
 
-const qualifiedNameRegex =
-  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-const labelValueRegex =
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
-const subdomainRegex =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const labelRegex =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 const idRange = "must be between 0 and 2147483647, inclusive";
 
 const requiredNode = "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution";

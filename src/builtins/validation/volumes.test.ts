@@ -16,6 +16,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../value/index.js";
+import { dns1123SubdomainError as subdomain } from "./test-helpers.js";
 import { validateVolumeSource } from "./volumes.js";
 
 const says = (source: JsonObject) =>
@@ -24,8 +25,6 @@ const says = (source: JsonObject) =>
     .sort();
 
 const mode = "must be a number between 0 and 0777 (octal), both inclusive";
-const subdomain =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const bytesDivisors = "1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei";
 const at = "spec.volumes[0]";
 

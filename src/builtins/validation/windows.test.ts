@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../value/index.js";
-import { container } from "./test-helpers.js";
+import { container, dns1123SubdomainError as subdomain } from "./test-helpers.js";
 import { validatePodOS } from "./windows.js";
 
 const says = (spec: JsonObject, path: string[] = ["spec"]) =>
@@ -24,8 +24,6 @@ const withOptions = (windowsOptions: JsonObject): JsonObject => windows({ securi
 const forbiddenOnWindows = (field: string) => `${field}: Forbidden: cannot be set for a windows pod`;
 const userName = (value: string, detail: string) =>
   `spec.securityContext.windowsOptions.runAsUserName: Invalid value: ${JSON.stringify(value)}: ${detail}`;
-const subdomain =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const bigSpec = `{"a":"${"x".repeat(64 * 1024)}"}`;
 
 const cases: [string, JsonObject, string[]][] = [
