@@ -243,6 +243,11 @@ export function transform(e: Expr, f: (e: Expr) => Expr): Expr {
   return f(out);
 }
 
+/** `x.?f` or `x[?k]` once rewritten: a value that is optional whatever `x` is. */
+const isOptionalAccess = (e: Expr): boolean =>
+  e.exprKind.case === "callExpr" &&
+  (e.exprKind.value.function === OPT_SELECT || e.exprKind.value.function === OPT_INDEX);
+
 /** A call of a named function (not an operator such as `_+_` or `!_`). */
 const NAMED = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -281,6 +286,13 @@ export function parseRule(src: string): Parsed {
       const id = next++;
       positions[String(id)] = positions[String(e.id)] ?? 0;
       return callNode(Number(e.id), OPT_SELECT, [k.value.operand, constNode(id, "stringValue", field)]);
+    }
+    // cel-go's applyQualifiers: past an optional qualifier every later one is optional too (`self.?a.b` as
+    // `self.?a.?b`): a field absent there makes the whole chain none, not an error
+    if (k.case === "selectExpr" && !k.value.testOnly && k.value.operand && isOptionalAccess(k.value.operand)) {
+      const id = next++;
+      positions[String(id)] = positions[String(e.id)] ?? 0;
+      return callNode(Number(e.id), OPT_SELECT, [k.value.operand, constNode(id, "stringValue", k.value.field)]);
     }
     if (k.case === "callExpr" && k.value.function === "_[_]" && k.value.args.length === 2) {
       const idx = k.value.args[1] as Expr;

@@ -218,4 +218,22 @@ describe("optional types", () => {
     holds("optional.none().or(optional.of(1)).value() == 1 && optional.ofNonZeroValue('') == optional.none()", {});
     errors("optional.none().value() == 1", {}, "optional.none() dereference");
   });
+  // cel-go interpreter/attributes.go applyQualifiers: past an optional qualifier every later one is optional
+  // too; checker.go checkSelectField unwraps the optional and keeps the result optional
+  test("a field selected past ?. is optional: absent anywhere, the chain is none", () => {
+    const object = (properties: JsonObject): JsonObject => ({ type: "object", properties });
+    const schema = object({
+      spec: object({ replicas: { type: "integer" } }),
+      a: object({ b: object({ c: { type: "string" } }) }),
+      m: { type: "object", additionalProperties: object({ b: { type: "integer" } }) },
+    });
+    const chain = (rule: string, self: JsonValue) => expect(run(rule, self, schema)).toBe(true);
+    chain("self.?spec.replicas.orValue(1) == 3", { spec: { replicas: 3 } });
+    chain("self.?spec.replicas.orValue(1) == 1", { spec: {} });
+    chain("self.?spec.replicas.orValue(1) == 1", {});
+    chain("self.?a.b.c.orValue('none') == 'none' && !self.?a.b.hasValue()", { a: {} });
+    chain("self.m[?'k'].b.orValue(0) == 2", { m: { k: { b: 2 } } });
+    // the schema still types the chain: a misspelt field is refused
+    expect(() => run("self.?spec.replica.orValue(1) == 1", {}, schema)).toThrow("undefined field 'replica'");
+  });
 });
