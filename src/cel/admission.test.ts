@@ -69,3 +69,26 @@ describe("admission expressions", () => {
     );
   });
 });
+
+// compile.go BuildRequestType and BuildNamespaceType
+describe("request and namespaceObject are typed", () => {
+  it.each([
+    "request.userInfo.groups.exists(g, g == 'system:masters')",
+    "request.kind.kind == 'Deployment' && request.dryRun != true",
+    "'team' in request.userInfo.extra && request.options != null",
+    "namespaceObject.metadata.labels['env'] == 'prod' && namespaceObject.status.phase == 'Active'",
+    "namespaceObject.metadata.creationTimestamp < timestamp('2030-01-01T00:00:00Z')",
+    "has(request.namespace) && namespaceObject == null || true",
+  ])("%s", (text) => {
+    expect(admissionExpressionError(text, bare, "bool")).toBeUndefined();
+  });
+
+  it("a field they lack is refused in cel-go's words", () => {
+    expect(admissionExpressionError("request.userinfo.username == 'admin'", bare, "bool")).toBe(
+      "compilation failed: ERROR: <input>:1:8: undefined field 'userinfo'\n | request.userinfo.username == 'admin'\n | .......^",
+    );
+    expect(admissionExpressionError("namespaceObject.metadata.label['env'] == 'x'", bare, "bool")).toContain(
+      "undefined field 'label'",
+    );
+  });
+});

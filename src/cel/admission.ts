@@ -1,16 +1,16 @@
 /**
  * Admission expressions (a ValidatingAdmissionPolicy's, a webhook's match conditions) compiled as the API
  * server compiles them when the configuration is created (apiserver pkg/admission/plugin/cel compile.go,
- * CompileCELExpression), to tell what it refuses: a syntax error, an undeclared name or function, and a
- * result of another type than the field's. Schema rules' syntax and libraries, and the authorizer library;
- * the variables `object`, `oldObject`, `namespaceObject`, `request`, and, as the configuration has them,
- * `params`, `authorizer` with `authorizer.requestResource`, and `variables`. The server types `request`,
- * `namespaceObject` and `variables` (BuildRequestType, BuildNamespaceType, the composited variables); here
- * they are dyn, so a misspelt field of theirs passes. Never run: kunion admits nothing.
+ * CompileCELExpression), to tell what it refuses: a syntax error, an undeclared name or function, a field
+ * `request` or `namespaceObject` does not have, and a result of another type than the field's. Schema rules'
+ * syntax and libraries, and the authorizer library; the variables `object` and `oldObject` (dyn),
+ * `namespaceObject` and `request` (typed as BuildNamespaceType and BuildRequestType type them), and, as the
+ * configuration has them, `params`, `authorizer` with `authorizer.requestResource`, and `variables`, which
+ * is dyn here where the server types each variable: a misspelt variable passes. Never run.
  */
 import { FUNCTIONS } from "./environment.js";
 import { Checker, type FunctionTable, formatIssues, functionTable } from "./language/checker.js";
-import { type CelT, DYN, opaque } from "./language/types.js";
+import { BOOL, type CelT, DYN, INT, listOf, mapOf, opaque, STRING, TIMESTAMP } from "./language/types.js";
 import { AUTHZ_OVERLOADS } from "./libraries/authz.js";
 import { parseOrExplain } from "./rules.js";
 
@@ -27,12 +27,77 @@ export type AdmissionResult = "bool" | "string" | "any";
 
 const ADMISSION_FUNCTIONS: FunctionTable = functionTable(...FUNCTIONS.byName.values(), AUTHZ_OVERLOADS);
 
+const object = (name: string, fields: Record<string, CelT>): CelT => ({
+  k: "object",
+  name,
+  fields: new Map(Object.entries(fields).map(([field, type]) => [field, { raw: field, type }])),
+});
+
+const groupVersionKind = object("kubernetes.GroupVersionKind", { group: STRING, version: STRING, kind: STRING });
+const groupVersionResource = object("kubernetes.GroupVersionResource", {
+  group: STRING,
+  version: STRING,
+  resource: STRING,
+});
+
+/** BuildRequestType: the AdmissionRequest without its uid, object and oldObject. */
+const REQUEST = object("kubernetes.AdmissionRequest", {
+  kind: groupVersionKind,
+  resource: groupVersionResource,
+  subResource: STRING,
+  requestKind: groupVersionKind,
+  requestResource: groupVersionResource,
+  requestSubResource: STRING,
+  name: STRING,
+  namespace: STRING,
+  operation: STRING,
+  userInfo: object("kubernetes.UserInfo", {
+    username: STRING,
+    uid: STRING,
+    groups: listOf(STRING),
+    extra: mapOf(STRING, listOf(STRING)),
+  }),
+  dryRun: BOOL,
+  options: DYN,
+});
+
+/** BuildNamespaceType: a Namespace without its managed fields and owner references. */
+const NAMESPACE = object("kubernetes.Namespace", {
+  metadata: object("kubernetes.NamespaceMetadata", {
+    name: STRING,
+    generateName: STRING,
+    namespace: STRING,
+    labels: mapOf(STRING, STRING),
+    annotations: mapOf(STRING, STRING),
+    UID: STRING,
+    creationTimestamp: TIMESTAMP,
+    deletionGracePeriodSeconds: INT,
+    deletionTimestamp: TIMESTAMP,
+    generation: INT,
+    resourceVersion: STRING,
+    finalizers: listOf(STRING),
+  }),
+  spec: object("kubernetes.NamespaceSpec", { finalizers: listOf(STRING) }),
+  status: object("kubernetes.NamespaceStatus", {
+    conditions: listOf(
+      object("kubernetes.NamespaceCondition", {
+        status: STRING,
+        type: STRING,
+        lastTransitionTime: TIMESTAMP,
+        message: STRING,
+        reason: STRING,
+      }),
+    ),
+    phase: STRING,
+  }),
+});
+
 function scopeOf(vars: AdmissionVariables): Map<string, CelT> {
   const scope = new Map<string, CelT>([
     ["object", DYN],
     ["oldObject", DYN],
-    ["namespaceObject", DYN],
-    ["request", DYN],
+    ["namespaceObject", NAMESPACE],
+    ["request", REQUEST],
   ]);
   if (vars.params) scope.set("params", DYN);
   if (vars.authorizer) {
