@@ -4,10 +4,12 @@
  * of another type than the field's (ReturnTypes; a dyn result is none).
  */
 import { describe, expect, it } from "vitest";
-import { type AdmissionVariables, admissionExpressionError } from "./admission.js";
+import { type AdmissionVariables, admissionExpressionError, ComposedVariables } from "./admission.js";
 
-const all: AdmissionVariables = { params: true, authorizer: true, variables: true };
-const bare: AdmissionVariables = { params: false, authorizer: false, variables: false };
+const composed = new ComposedVariables();
+composed.add("replicas", "object.spec.replicas", { params: false, authorizer: false });
+const all: AdmissionVariables = { params: true, authorizer: true, variables: composed };
+const bare: AdmissionVariables = { params: false, authorizer: false, variables: undefined };
 
 describe("admission expressions", () => {
   it.each([
@@ -41,6 +43,7 @@ describe("admission expressions", () => {
       "undeclared reference to 'variables'",
     );
     expect(admissionExpressionError("variables.replicas < 5", all, "bool")).toBeUndefined();
+    expect(admissionExpressionError("variables.replica < 5", all, "bool")).toContain("undefined field 'replica'");
   });
 
   // apiserver pkg/cel/library/authz.go
@@ -90,5 +93,21 @@ describe("request and namespaceObject are typed", () => {
     expect(admissionExpressionError("namespaceObject.metadata.label['env'] == 'x'", bare, "bool")).toContain(
       "undefined field 'label'",
     );
+  });
+});
+
+// CompositedCompiler CompileAndStoreVariable: each variable typed by its expression, seen by those after it
+describe("composed variables", () => {
+  it("a variable has its expression's type, so a bool variable is a validation", () => {
+    const vars = new ComposedVariables();
+    const env = { params: false, authorizer: true };
+    expect(vars.add("isProd", "object.metadata.labels.env == 'prod'", env)).toBeUndefined();
+    expect(vars.add("strict", "variables.isProd && !request.dryRun", env)).toBeUndefined();
+    expect(vars.add("later", "variables.notYet", env)).toContain("undefined field 'notYet'");
+    const seen = { ...env, variables: vars };
+    expect(admissionExpressionError("variables.strict", seen, "bool")).toBeUndefined();
+    // a variable that did not compile is dyn: what uses it is not refused for its type
+    expect(admissionExpressionError("variables.later == 1", seen, "bool")).toBeUndefined();
+    expect(admissionExpressionError("variables.isprod", seen, "bool")).toContain("undefined field 'isprod'");
   });
 });

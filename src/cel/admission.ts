@@ -5,8 +5,8 @@
  * `request` or `namespaceObject` does not have, and a result of another type than the field's. Schema rules'
  * syntax and libraries, and the authorizer library; the variables `object` and `oldObject` (dyn),
  * `namespaceObject` and `request` (typed as BuildNamespaceType and BuildRequestType type them), and, as the
- * configuration has them, `params`, `authorizer` with `authorizer.requestResource`, and `variables`, which
- * is dyn here where the server types each variable: a misspelt variable passes. Never run.
+ * configuration has them, `params`, `authorizer` with `authorizer.requestResource`, and `variables` (each
+ * typed by its expression, ComposedVariables). Never run.
  */
 import { FUNCTIONS } from "./environment.js";
 import { Checker, type FunctionTable, formatIssues, functionTable } from "./language/checker.js";
@@ -18,8 +18,8 @@ import { parseOrExplain } from "./rules.js";
 export interface AdmissionVariables {
   params: boolean;
   authorizer: boolean;
-  /** `variables`, a ValidatingAdmissionPolicy's spec.variables. */
-  variables: boolean;
+  /** `variables`: a ValidatingAdmissionPolicy's spec.variables composed so far, where the expression sees them. */
+  variables: ComposedVariables | undefined;
 }
 
 /** The type a field's expression must evaluate to (its ExpressionAccessor's ReturnTypes); `any` for a variable's. */
@@ -104,8 +104,24 @@ function scopeOf(vars: AdmissionVariables): Map<string, CelT> {
     scope.set("authorizer", opaque("kubernetes.authorization.Authorizer"));
     scope.set("authorizer.requestResource", opaque("kubernetes.authorization.ResourceCheck"));
   }
-  if (vars.variables) scope.set("variables", DYN);
+  if (vars.variables !== undefined) scope.set("variables", object("kubernetes.variables", vars.variables.types));
   return scope;
+}
+
+/**
+ * A policy's variables as the composition compiler declares them (CompositedCompiler CompileAndStoreVariable):
+ * each compiled with those before it, and kept under its name with its result's type, dyn when it does not
+ * compile, so that `variables.x` is typed and an unknown one is an undefined field.
+ */
+export class ComposedVariables {
+  readonly types: Record<string, CelT> = {};
+
+  /** Compiles and stores a variable; the server's detail when it does not compile. */
+  add(name: string, text: string, vars: Omit<AdmissionVariables, "variables">): string | undefined {
+    const compiled = compile(text, { ...vars, variables: this }, "any");
+    this.types[name] = compiled.type ?? DYN;
+    return compiled.error;
+  }
 }
 
 /** What the API server says of `text` when it compiles it (the error's detail), undefined when it compiles. */
@@ -114,17 +130,21 @@ export function admissionExpressionError(
   vars: AdmissionVariables,
   result: AdmissionResult,
 ): string | undefined {
+  return compile(text, vars, result).error;
+}
+
+function compile(text: string, vars: AdmissionVariables, result: AdmissionResult): { error?: string; type?: CelT } {
   const read = parseOrExplain(text);
-  if ("error" in read) return read.error;
+  if ("error" in read) return { error: read.error };
   const checker = new Checker(ADMISSION_FUNCTIONS, read.parsed.positions);
-  let t: CelT;
+  let type: CelT;
   try {
-    t = checker.check(read.parsed.expr, scopeOf(vars));
+    type = checker.check(read.parsed.expr, scopeOf(vars));
   } catch (e) {
-    return `compilation failed: ${e instanceof Error ? e.message : String(e)}`;
+    return { error: `compilation failed: ${e instanceof Error ? e.message : String(e)}` };
   }
-  if (checker.issues.length > 0) return `compilation failed: ${formatIssues(text, checker.issues)}`;
+  if (checker.issues.length > 0) return { error: `compilation failed: ${formatIssues(text, checker.issues)}` };
   // ast.OutputType() == returnType: a dyn result is no bool
-  if (result !== "any" && t.k !== result) return `must evaluate to ${result}`;
-  return undefined;
+  if (result !== "any" && type.k !== result) return { error: `must evaluate to ${result}` };
+  return { type };
 }

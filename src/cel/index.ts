@@ -91,5 +91,10 @@ export function evaluateRules(
   }
 }
 
-export { type AdmissionResult, type AdmissionVariables, admissionExpressionError } from "./admission.js";
+export {
+  type AdmissionResult,
+  type AdmissionVariables,
+  admissionExpressionError,
+  ComposedVariables,
+} from "./admission.js";
 export { type CelExpression, compileExpression, evaluateExpression, type ResultOptions } from "./expression.js";

@@ -581,6 +581,16 @@ describe("a policy's expressions, compiled in their fields' environments", () =>
       [undeclared("spec.matchConditions[0].expression", "variables.replicas > 0", "variables", 1)],
     ],
     [
+      "a bool variable as a validation, and a misspelt one",
+      policy({
+        variables: [{ name: "isProd", expression: "object.metadata.labels.env == 'prod'" }],
+        validations: [{ expression: "variables.isProd" }, { expression: "variables.isprod" }],
+      }),
+      [
+        "spec.validations[1].expression: Invalid value: \"variables.isprod\": compilation failed: ERROR: <input>:1:10: undefined field 'isprod'\n | variables.isprod\n | .........^",
+      ],
+    ],
+    [
       "variables without any declared",
       policy({ validations: [{ expression: "variables.ok" }] }),
       [undeclared("spec.validations[0].expression", "variables.ok", "variables", 1)],

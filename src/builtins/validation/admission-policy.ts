@@ -34,7 +34,12 @@
  * the old words up to 1.31, the new from 1.35; the release between that
  * changed them is not known here, so 1.32–1.34 leave those three rules out.
  */
-import { type AdmissionVariables, admissionExpressionError, isCelIdentifier } from "../../cel/index.js";
+import {
+  type AdmissionVariables,
+  admissionExpressionError,
+  ComposedVariables,
+  isCelIdentifier,
+} from "../../cel/index.js";
 import type { Finding } from "../../findings/index.js";
 import { trimSpace } from "../../go/index.js";
 import {
@@ -175,8 +180,11 @@ interface Policy {
   words: Wording | undefined;
   /** A paramKind: `params` is declared (and in match conditions). */
   params: boolean;
-  /** Variables: `variables` is declared for the validations, messages and audit annotations (the composition). */
-  variables: boolean;
+  /**
+   * The policy's variables as the composition compiler declares them, where it has any: each variable sees those
+   * before it, the validations, messages and audit annotations all of them.
+   */
+  variables: ComposedVariables | undefined;
 }
 
 /**
@@ -194,8 +202,11 @@ function compiled(
   return error === undefined ? [] : [invalid(at, shown, error, asError)];
 }
 
-/** validateVariable: each composed into `variables` for those after it (a variable's value may be anything). */
-function validateVariable(variable: JsonObject, at: FieldPath, policy: Policy): Finding[] {
+/**
+ * validateVariable: its expression compiled with the variables before it, then stored under its name with its
+ * result's type, whatever its name (a variable's value may be anything).
+ */
+function validateVariable(variable: JsonObject, at: FieldPath, policy: Policy, composed: ComposedVariables): Finding[] {
   const out: Finding[] = [];
   const name = presentString(variable, "name");
   if (name !== undefined) {
@@ -207,8 +218,8 @@ function validateVariable(variable: JsonObject, at: FieldPath, policy: Policy): 
   if (expression !== undefined && trimSpace(expression) === "")
     out.push(required(child(at, "expression"), "expression is not specified", asError));
   else if (expression !== undefined) {
-    const vars = { params: policy.params, authorizer: true, variables: true };
-    out.push(...compiled(expression, expression, vars, "any", child(at, "expression")));
+    const error = composed.add(name ?? "", expression, { params: policy.params, authorizer: true });
+    if (error !== undefined) out.push(invalid(child(at, "expression"), expression, error, asError));
   }
   return out;
 }
@@ -342,14 +353,11 @@ export function validateValidatingAdmissionPolicy(object: JsonObject, minor: num
         out.push(required(child(constraintsAt, "resourceRules"), "", asError));
     }
   }
-  const policy: Policy = {
-    words,
-    params: paramKind !== undefined,
-    variables: listAt(spec, "variables").length > 0,
-  };
+  const composed = listAt(spec, "variables").length > 0 ? new ComposedVariables() : undefined;
+  const policy: Policy = { words, params: paramKind !== undefined, variables: composed };
   out.push(...validateMatchConditions(spec ?? {}, child(at, "matchConditions"), policy.params));
   for (const [i, variable] of objectItems(spec, "variables"))
-    out.push(...validateVariable(variable, child(at, "variables", i), policy));
+    out.push(...validateVariable(variable, child(at, "variables", i), policy, composed as ComposedVariables));
   out.push(...validateChecks(object, spec, policy));
   return out;
 }

@@ -235,7 +235,7 @@ export function validateMatchConditions(hook: JsonObject, at: FieldPath, params 
     if (trimmed === "") {
       if (Object.hasOwn(condition, "expression")) out.push(required(child(at, i, "expression"), "", asError));
     } else if (trimmed !== undefined) {
-      const error = admissionExpressionError(trimmed, { params, authorizer: true, variables: false }, "bool");
+      const error = admissionExpressionError(trimmed, { params, authorizer: true, variables: undefined }, "bool");
       if (error !== undefined) out.push(invalid(child(at, i, "expression"), trimmed, error, asError));
     }
     const name = stringAt(condition, "name");
