@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -296,5 +296,29 @@ describe("CEL failure messages by release", () => {
   it("1.34 prints the type", () => {
     expect(messages("1.34", "{size: -3}")).toEqual(['spec.size: Invalid value: "integer": must not be negative']);
     expect(messages("1.34", "{}")).toEqual(['spec: Invalid value: "object": size is required']);
+  });
+});
+
+// pkg/apis/admissionregistration/validation/validation.go validateValidation and validateVariable, over
+// apiserver admission/plugin/cel compile.go CompileCELExpression and CompositedCompiler
+describe("a ValidatingAdmissionPolicy's expressions (examples/admission)", () => {
+  const example = readFileSync(join(import.meta.dirname, "../examples/admission/replica-limit.yaml"), "utf8");
+
+  it("the example compiles", () => {
+    const { code, stdout } = kunion({ "p.yaml": example }, "validate", "@p.yaml");
+    expect(stdout).toBe("");
+    expect(code).toBe(0);
+  });
+
+  it("a misspelt variable and params without a paramKind are refused where they are written", () => {
+    const broken = example
+      .replace("variables.replicas <= variables.limit", "variables.replica <= variables.limit")
+      .replace("  paramKind:\n    apiVersion: v1\n    kind: ConfigMap\n", "");
+    const { code, stdout } = kunion({ "p.yaml": broken }, "validate", "@p.yaml");
+    expect(code).toBe(1);
+    expect(stdout.trim().split("\n")).toEqual([
+      `p.yaml:24:5: error schema: spec.variables[1].expression: Invalid value: "int(params.data.maxReplicas)": compilation failed: ERROR: <input>:1:5: undeclared reference to 'params' (in container '')\\n | int(params.data.maxReplicas)\\n | ....^`,
+      `p.yaml:26:5: error schema: spec.validations[0].expression: Invalid value: "variables.replica <= variables.limit": compilation failed: ERROR: <input>:1:10: undefined field 'replica'\\n | variables.replica <= variables.limit\\n | .........^`,
+    ]);
   });
 });
