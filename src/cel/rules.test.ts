@@ -366,6 +366,17 @@ describe("compile errors are SchemaError findings", () => {
     expect(detail("self.a.startsWith('x')")).toBe(
       "compilation failed: ERROR: <input>:1:18: found no matching overload for 'startsWith' applied to 'int.(string)'\n | self.a.startsWith('x')\n | .................^",
     );
+    // an operator at its token, a macro (and what it expands to) at its parenthesis, as cel-go's checker tests
+    // place `x.all(e, 0)`: "found no matching overload for '_&&_' applied to '(bool, int)'" at column 6
+    expect(detail("self.a + 'x' == 1")).toBe(
+      "compilation failed: ERROR: <input>:1:8: found no matching overload for '_+_' applied to '(int, string)'\n | self.a + 'x' == 1\n | .......^",
+    );
+    expect(detail("[1].all(e, 0)")).toBe(
+      "compilation failed: ERROR: <input>:1:8: found no matching overload for '_&&_' applied to '(bool, int)'\n | [1].all(e, 0)\n | .......^",
+    );
+    expect(detail("true ? self.a : 'b'")).toBe(
+      "compilation failed: ERROR: <input>:1:6: found no matching overload for '_?_:_' applied to '(bool, int, string)'\n | true ? self.a : 'b'\n | .....^",
+    );
     expect(detail("size(self.a, 1) == 1")).toBe(
       "compilation failed: ERROR: <input>:1:5: found no matching overload for 'size' applied to '(int, int)'\n | size(self.a, 1) == 1\n | ....^",
     );

@@ -447,11 +447,14 @@ export class Checker {
     switch (fn) {
       case "_&&_":
       case "_||_": {
-        for (const a of call.args) {
-          const t = this.visit(a, scope);
-          if (!this.tryAssign(BOOL, t))
-            this.error(a, `found no matching overload for '${fn}' applied to '(${this.display(t)})'`);
-        }
+        // cel-go's one overload, (bool, bool) -> bool: an argument of another type refuses the call, at the call
+        const types = call.args.map((a) => this.visit(a, scope));
+        if (types.some((t) => this.resolve(t).k === "error")) return BOOL;
+        if (!types.every((t) => this.tryAssign(BOOL, t)))
+          this.error(
+            e,
+            `found no matching overload for '${fn}' applied to '(${types.map((t) => this.display(t)).join(", ")})'`,
+          );
         return BOOL;
       }
       case "@not_strictly_false":

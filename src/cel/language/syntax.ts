@@ -251,16 +251,94 @@ const isOptionalAccess = (e: Expr): boolean =>
 /** A call of a named function (not an operator such as `_+_` or `!_`). */
 const NAMED = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/**
- * cel-go places a call at its opening parenthesis (the grammar's `open` and `op` tokens), where @bufbuild/cel
- * places it at its name or at the dot before it: the parenthesis after `offset`, else `offset`.
- */
+/** The token of each binary operator, and of the conditional (placed at its `?`). */
+const TOKENS: Readonly<Record<string, string>> = {
+  "_&&_": "&&",
+  "_||_": "||",
+  "_==_": "==",
+  "_!=_": "!=",
+  "_<_": "<",
+  "_<=_": "<=",
+  "_>_": ">",
+  "_>=_": ">=",
+  "_+_": "+",
+  "_-_": "-",
+  "_*_": "*",
+  "_/_": "/",
+  "_%_": "%",
+  "@in": "in",
+  "_?_:_": "?",
+};
+
+/** The parenthesis after the name (or dot and name) at `offset`, else `offset`. */
 function atOpenParen(src: string, offset: number): number {
   let i = src.charAt(offset) === "." ? offset + 1 : offset;
   while (/\s/.test(src.charAt(i))) i++;
   while (/\w/.test(src.charAt(i))) i++;
   while (/\s/.test(src.charAt(i))) i++;
   return src.charAt(i) === "(" ? i : offset;
+}
+
+/** The operator `token` just before the operand starting at `operand` (white space and parentheses between). */
+function tokenBefore(src: string, operand: number, token: string): number | undefined {
+  let i = operand - 1;
+  while (i >= 0 && /[\s(]/.test(src.charAt(i))) i--;
+  const start = i - token.length + 1;
+  return start >= 0 && src.slice(start, i + 1) === token ? start : undefined;
+}
+
+/**
+ * Where cel-go's parser places a node, from where @bufbuild/cel's places it, so that a compile error's
+ * column and caret are the API server's: a call of a named function, a macro (and the nodes it expands
+ * to) and `has()` at the parenthesis that opens the arguments (the grammar's `open` and `op` tokens,
+ * where @bufbuild/cel uses the name or the dot before it); a binary operator and `?:` at their token
+ * (where @bufbuild/cel may use the space before it). Other nodes keep their place.
+ */
+function placeAsCelGo(src: string, expr: Expr, positions: Record<string, number>): void {
+  const original = { ...positions };
+  const at = (e: Expr) => original[String(e.id)] ?? 0;
+  // where each subtree starts in the source: its leftmost node
+  const starts = new Map<Expr, number>();
+  const startOf = (e: Expr): number => {
+    let s = starts.get(e);
+    if (s === undefined) {
+      s = at(e);
+      // a loop, not a spread: a list literal may have more items than a call takes arguments
+      for (const c of children(e)) s = Math.min(s, startOf(c));
+      starts.set(e, s);
+    }
+    return s;
+  };
+  const moveAll = (root: Expr, from: number, to: number) => {
+    const stack = [root];
+    while (stack.length > 0) {
+      const e = stack.pop() as Expr;
+      if (at(e) === from) positions[String(e.id)] = to;
+      for (const c of children(e)) stack.push(c);
+    }
+  };
+  const stack = [expr];
+  const macros: Expr[] = [];
+  while (stack.length > 0) {
+    const e = stack.pop() as Expr;
+    const k = e.exprKind;
+    const id = String(e.id);
+    if (k.case === "callExpr") {
+      const fn = k.value.function;
+      const token = TOKENS[fn];
+      const operand = k.value.args[1];
+      if (NAMED.test(fn)) positions[id] = atOpenParen(src, at(e));
+      else if (token !== undefined && operand !== undefined)
+        positions[id] = tokenBefore(src, startOf(operand), token) ?? at(e);
+    } else if (k.case === "selectExpr" && k.value.testOnly) positions[id] = atOpenParen(src, at(e));
+    else if (k.case === "comprehensionExpr") macros.push(e);
+    for (const c of children(e)) stack.push(c);
+  }
+  // a macro and the nodes it expanded to, which share its place
+  for (const m of macros) {
+    const to = atOpenParen(src, at(m));
+    if (to !== at(m)) moveAll(m, at(m), to);
+  }
 }
 
 /** Parses a rule: optional syntax, `cel.bind`; throws with a cel-go-like message on syntax errors. */
@@ -274,10 +352,7 @@ export function parseRule(src: string): Parsed {
   }
   const positions: Record<string, number> = {};
   for (const [id, off] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = pre.toOriginal(off);
-  walk(parsed.expr, (e) => {
-    if (e.exprKind.case === "callExpr" && NAMED.test(e.exprKind.value.function))
-      positions[String(e.id)] = atOpenParen(src, positions[String(e.id)] ?? 0);
-  });
+  placeAsCelGo(src, parsed.expr, positions);
   let next = maxId(parsed.expr) + 1;
   const expr = transform(parsed.expr, (e) => {
     const k = e.exprKind;
