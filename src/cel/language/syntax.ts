@@ -251,8 +251,8 @@ const isOptionalAccess = (e: Expr): boolean =>
 /** A call of a named function (not an operator such as `_+_` or `!_`). */
 const NAMED = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** The token of each binary operator, and of the conditional (placed at its `?`). */
-const TOKENS: Readonly<Record<string, string>> = {
+/** The token of each binary operator, as written in a rule. */
+export const OPERATOR_TOKENS: Readonly<Record<string, string>> = {
   "_&&_": "&&",
   "_||_": "||",
   "_==_": "==",
@@ -267,7 +267,6 @@ const TOKENS: Readonly<Record<string, string>> = {
   "_/_": "/",
   "_%_": "%",
   "@in": "in",
-  "_?_:_": "?",
 };
 
 /** The parenthesis after the name (or dot and name) at `offset`, else `offset`. */
@@ -325,7 +324,8 @@ function placeAsCelGo(src: string, expr: Expr, positions: Record<string, number>
     const id = String(e.id);
     if (k.case === "callExpr") {
       const fn = k.value.function;
-      const token = TOKENS[fn];
+      // the conditional at its `?`, before its second operand
+      const token = fn === "_?_:_" ? "?" : OPERATOR_TOKENS[fn];
       const operand = k.value.args[1];
       if (NAMED.test(fn)) positions[id] = atOpenParen(src, at(e));
       else if (token !== undefined && operand !== undefined)

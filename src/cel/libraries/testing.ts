@@ -5,6 +5,7 @@
  * language/evaluate.test.ts's differential test).
  */
 import type { Overload } from "../language/signatures.js";
+import { OPERATOR_TOKENS } from "../language/syntax.js";
 import { type CelT, DYN } from "../language/types.js";
 
 const OPAQUE_SAMPLES: Record<string, string> = {
@@ -59,27 +60,12 @@ export function sampleOf(t: CelT): string | undefined {
   }
 }
 
-const OPERATORS: Record<string, string> = {
-  "_==_": "==",
-  "_!=_": "!=",
-  "_<_": "<",
-  "_<=_": "<=",
-  "_>_": ">",
-  "_>=_": ">=",
-  "_+_": "+",
-  "_-_": "-",
-  "_*_": "*",
-  "_/_": "/",
-  "_%_": "%",
-  "@in": "in",
-};
-
 /** A call of overload `o` on sample arguments, operators as operators; undefined when no rule can write one. */
 export function callOf(o: Overload): string | undefined {
   const samples = o.params.map(sampleOf);
   if (samples.some((a) => a === undefined)) return undefined;
   const args = samples.map((x) => `(${x})`);
-  const op = OPERATORS[o.name];
+  const op = OPERATOR_TOKENS[o.name];
   if (op !== undefined) return `${args[0]} ${op} ${args[1]}`;
   if (o.name === "!_" || o.name === "-_") return `${o.name.charAt(0)}${args[0]}`;
   if (o.name === "_[_]") return `${args[0]}[${args[1]}]`;
