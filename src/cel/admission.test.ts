@@ -1,6 +1,6 @@
 /**
  * Admission expressions compiled as apiserver pkg/admission/plugin/cel compile.go CompileCELExpression
- * compiles them: cel-go's issues after "compilation failed: ", and "must evaluate to <type>" for a result
+ * compiles them: cel-go's issues after "compilation failed: ", and "must evaluate to <type> but got <type>" for a result
  * of another type than the field's (ReturnTypes; a dyn result is none).
  */
 import { describe, expect, it } from "vitest";
@@ -25,8 +25,17 @@ describe("admission expressions", () => {
   });
 
   it("a result of another type than the field's, dyn included", () => {
-    expect(admissionExpressionError("object.spec.paused", bare, "bool")).toBe("must evaluate to bool");
-    expect(admissionExpressionError("object.spec.replicas", bare, "string")).toBe("must evaluate to string");
+    expect(admissionExpressionError("object.spec.paused", bare, "bool")).toBe("must evaluate to bool but got dyn");
+    expect(admissionExpressionError("object.spec.replicas", bare, "string")).toBe(
+      "must evaluate to string but got dyn",
+    );
+    expect(admissionExpressionError("[1]", bare, "bool")).toBe("must evaluate to bool but got list(int)");
+    // an audit annotation's value: a string or null (AuditAnnotationCondition ReturnTypes)
+    expect(admissionExpressionError("string(object.spec.replicas)", bare, "string-or-null")).toBeUndefined();
+    expect(admissionExpressionError("null", bare, "string-or-null")).toBeUndefined();
+    expect(admissionExpressionError("true", bare, "string-or-null")).toBe(
+      "must evaluate to one of [string null_type] but got bool",
+    );
     expect(admissionExpressionError("'replicas: ' + string(object.spec.replicas)", bare, "string")).toBeUndefined();
     expect(admissionExpressionError("object.spec.replicas", bare, "any")).toBeUndefined();
   });

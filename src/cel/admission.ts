@@ -10,7 +10,7 @@
  */
 import { FUNCTIONS } from "./environment.js";
 import { Checker, type FunctionTable, formatIssues, functionTable } from "./language/checker.js";
-import { BOOL, type CelT, DYN, INT, listOf, mapOf, opaque, STRING, TIMESTAMP } from "./language/types.js";
+import { BOOL, type CelT, DYN, INT, listOf, mapOf, opaque, STRING, TIMESTAMP, typeName } from "./language/types.js";
 import { AUTHZ_OVERLOADS } from "./libraries/authz.js";
 import { parseOrExplain } from "./rules.js";
 
@@ -22,8 +22,18 @@ export interface AdmissionVariables {
   variables: ComposedVariables | undefined;
 }
 
-/** The type a field's expression must evaluate to (its ExpressionAccessor's ReturnTypes); `any` for a variable's. */
-export type AdmissionResult = "bool" | "string" | "any";
+/**
+ * The types a field's expression may evaluate to (its ExpressionAccessor's ReturnTypes): a validation's a
+ * bool, a message's a string, an audit annotation's a string or null; `any` for a variable's.
+ */
+export type AdmissionResult = "bool" | "string" | "string-or-null" | "any";
+
+/** ReturnTypes as compile.go prints them: one type's name, or the list as Go prints a []*cel.Type. */
+const RETURN_TYPES: Record<Exclude<AdmissionResult, "any">, { kinds: readonly string[]; shown: string }> = {
+  bool: { kinds: ["bool"], shown: "bool" },
+  string: { kinds: ["string"], shown: "string" },
+  "string-or-null": { kinds: ["string", "null"], shown: "one of [string null_type]" },
+};
 
 const ADMISSION_FUNCTIONS: FunctionTable = functionTable(...FUNCTIONS.byName.values(), AUTHZ_OVERLOADS);
 
@@ -144,7 +154,9 @@ function compile(text: string, vars: AdmissionVariables, result: AdmissionResult
     return { error: `compilation failed: ${e instanceof Error ? e.message : String(e)}` };
   }
   if (checker.issues.length > 0) return { error: `compilation failed: ${formatIssues(text, checker.issues)}` };
-  // ast.OutputType() == returnType: a dyn result is no bool
-  if (result !== "any" && type.k !== result) return { error: `must evaluate to ${result}` };
+  // ast.OutputType().IsExactType(returnType): a dyn result is no bool
+  const want = result === "any" ? undefined : RETURN_TYPES[result];
+  if (want !== undefined && !want.kinds.includes(type.k))
+    return { error: `must evaluate to ${want.shown} but got ${typeName(type)}` };
   return { type };
 }

@@ -544,7 +544,7 @@ describe("a policy's expressions, compiled in their fields' environments", () =>
     [
       "a validation that is no bool",
       policy({ validations: [{ expression: "object.spec.paused" }] }),
-      ['spec.validations[0].expression: Invalid value: "object.spec.paused": must evaluate to bool'],
+      ['spec.validations[0].expression: Invalid value: "object.spec.paused": must evaluate to bool but got dyn'],
     ],
     [
       "params without a paramKind, in a validation and a match condition (trimmed)",
@@ -617,7 +617,9 @@ describe("a policy's expressions, compiled in their fields' environments", () =>
     [
       "a message expression that is no string",
       policy({ validations: [{ expression: "true", messageExpression: "object.spec.replicas" }] }),
-      ['spec.validations[0].messageExpression: Invalid value: "object.spec.replicas": must evaluate to string'],
+      [
+        'spec.validations[0].messageExpression: Invalid value: "object.spec.replicas": must evaluate to string but got dyn',
+      ],
     ],
     [
       "an audit annotation's value compiled trimmed, shown as written",

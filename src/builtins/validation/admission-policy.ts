@@ -35,6 +35,7 @@
  * changed them is not known here, so 1.32–1.34 leave those three rules out.
  */
 import {
+  type AdmissionResult,
   type AdmissionVariables,
   admissionExpressionError,
   ComposedVariables,
@@ -195,7 +196,7 @@ function compiled(
   text: string,
   shown: string,
   vars: AdmissionVariables,
-  result: "bool" | "string" | "any",
+  result: AdmissionResult,
   at: FieldPath,
 ): Finding[] {
   const error = admissionExpressionError(text, vars, result);
@@ -261,10 +262,7 @@ function policyName(object: JsonObject): string | undefined {
   return generateName === "" ? "" : undefined;
 }
 
-/**
- * validateAuditAnnotation: the value expression compiled trimmed (its result, a string or null, not checked
- * here: the server's words for a result of another type are not known to kunion).
- */
+/** validateAuditAnnotation: the value expression compiled trimmed, its result a string or null. */
 function validateAuditAnnotation(
   annotation: JsonObject,
   at: FieldPath,
@@ -291,7 +289,7 @@ function validateAuditAnnotation(
       );
     else {
       const vars = { params: policy.params, authorizer: true, variables: policy.variables };
-      out.push(...compiled(trimmed, valueExpression, vars, "any", child(at, "valueExpression")));
+      out.push(...compiled(trimmed, valueExpression, vars, "string-or-null", child(at, "valueExpression")));
     }
   }
   return out;

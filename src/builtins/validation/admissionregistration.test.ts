@@ -363,7 +363,7 @@ const validatingCases: Case[] = [
     }),
     [
       "webhooks[0].matchConditions[2].expression: Invalid value: \"params.enabled == true\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'params' (in container '')\n | params.enabled == true\n | ^",
-      'webhooks[0].matchConditions[3].expression: Invalid value: "object.metadata.labels.enforce": must evaluate to bool',
+      'webhooks[0].matchConditions[3].expression: Invalid value: "object.metadata.labels.enforce": must evaluate to bool but got dyn',
     ],
   ],
   [
