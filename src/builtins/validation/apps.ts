@@ -45,8 +45,8 @@ export function restartAlways(template: JsonObject | undefined, templateAt: Fiel
 }
 
 /** The pod spec of a controller's template, whose restartPolicy the controller checks. */
-export const controllerPodSpec = (podSpec: JsonObject, at: FieldPath): Finding[] => [
-  ...validatePodSpec(podSpec, at, { workloadChecksRestartPolicy: true }),
+export const controllerPodSpec = (podSpec: JsonObject, at: FieldPath, minor: number): Finding[] => [
+  ...validatePodSpec(podSpec, at, { workloadChecksRestartPolicy: true, minor }),
   ...noEphemeralInTemplate(podSpec, at),
 ];
 
@@ -80,10 +80,10 @@ function validateSelector(s: JsonObject, controller: string): { findings: Findin
 }
 
 /** ValidatePodTemplateSpecForReplicaSet, shared by Deployments and ReplicaSets. */
-function replicaSetTemplate(s: JsonObject, selector: Selector, controller: string): Finding[] {
+function replicaSetTemplate(s: JsonObject, selector: Selector, controller: string, minor: number): Finding[] {
   const template = objectAt(s, "template");
   const out = selectorMatchesTemplate(selector, template, templatePath);
-  out.push(...templatePodSpec(template, controller));
+  out.push(...templatePodSpec(template, controller, minor));
   return out;
 }
 
@@ -91,10 +91,10 @@ function replicaSetTemplate(s: JsonObject, selector: Selector, controller: strin
  * A controller's template (ValidatePodTemplateSpec): its metadata, the pod rules, restartPolicy Always, no
  * activeDeadlineSeconds.
  */
-function templatePodSpec(template: JsonObject | undefined, controller: string): Finding[] {
+function templatePodSpec(template: JsonObject | undefined, controller: string, minor: number): Finding[] {
   const podSpec = objectAt(template, "spec");
   const out = validateTemplateMetadata(template, templatePath);
-  if (podSpec !== undefined) out.push(...controllerPodSpec(podSpec, child(templatePath, "spec")));
+  if (podSpec !== undefined) out.push(...controllerPodSpec(podSpec, child(templatePath, "spec"), minor));
   out.push(...restartAlways(template, templatePath));
   if (isSet(podSpec, "activeDeadlineSeconds")) {
     const at = child(templatePath, "spec", "activeDeadlineSeconds");
@@ -104,26 +104,26 @@ function templatePodSpec(template: JsonObject | undefined, controller: string): 
 }
 
 /** ValidateReplicaSetSpec; Deployments share it but for the strategy and deadlines. */
-function replicaSetLike(s: JsonObject, word: string, controller: string): Finding[] {
+function replicaSetLike(s: JsonObject, word: string, controller: string, minor: number): Finding[] {
   const out = [...nonNegativeAt(s, "replicas", spec), ...nonNegativeAt(s, "minReadySeconds", spec)];
   const selected = validateSelector(s, word);
   out.push(...selected.findings);
   if (selected.selector === undefined)
     out.push(invalid(child(spec, "selector"), getKey(s, "selector"), "invalid label selector", asError));
-  else out.push(...replicaSetTemplate(s, selected.selector, controller));
+  else out.push(...replicaSetTemplate(s, selected.selector, controller, minor));
   return out;
 }
 
-export function validateReplicaSet(object: JsonObject): Finding[] {
+export function validateReplicaSet(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec");
   // The API server's own copy-and-paste: a ReplicaSet's empty selector is "invalid for deployment".
-  return s === undefined ? [] : replicaSetLike(s, "deployment", "ReplicaSet");
+  return s === undefined ? [] : replicaSetLike(s, "deployment", "ReplicaSet", minor);
 }
 
-export function validateDeployment(object: JsonObject): Finding[] {
+export function validateDeployment(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec");
   if (s === undefined) return [];
-  const out = replicaSetLike(s, "deployment", "ReplicaSet");
+  const out = replicaSetLike(s, "deployment", "ReplicaSet", minor);
   const strategy = objectAt(s, "strategy");
   const type = stringAt(strategy, "type");
   if (type === "" || type === "RollingUpdate") {
@@ -152,7 +152,7 @@ export function validateDeployment(object: JsonObject): Finding[] {
   return out;
 }
 
-export function validateDaemonSet(object: JsonObject): Finding[] {
+export function validateDaemonSet(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec");
   if (s === undefined) return [];
   const selector = objectAt(s, "selector");
@@ -170,7 +170,7 @@ export function validateDaemonSet(object: JsonObject): Finding[] {
     );
   if (converted === "everything" && selector !== undefined)
     out.push(invalid(child(spec, "selector"), selector, "empty selector is invalid for daemonset", asError));
-  out.push(...templatePodSpec(template, "DaemonSet"));
+  out.push(...templatePodSpec(template, "DaemonSet", minor));
   out.push(...nonNegativeAt(s, "minReadySeconds", spec), ...nonNegativeAt(s, "templateGeneration", spec));
   const strategy = objectAt(s, "updateStrategy");
   const type = stringAt(strategy, "type");

@@ -32,7 +32,7 @@ import { noEphemeralInTemplate, validatePodSpec, validateTemplateMetadata } from
 const maxParallelismForIndexedJob = 100000;
 
 /** validateJobSpec at `path` (`spec`, or a CronJob's `spec.jobTemplate.spec`). */
-function validateJobSpec(s: JsonObject, path: FieldPath): Finding[] {
+function validateJobSpec(s: JsonObject, path: FieldPath, minor: number): Finding[] {
   const out: Finding[] = [];
   for (const key of [
     "parallelism",
@@ -74,7 +74,7 @@ function validateJobSpec(s: JsonObject, path: FieldPath): Finding[] {
   out.push(...validateTemplateMetadata(template, templateAt));
   if (podSpec !== undefined)
     out.push(
-      ...validatePodSpec(podSpec, child(templateAt, "spec"), { workloadChecksRestartPolicy: true }),
+      ...validatePodSpec(podSpec, child(templateAt, "spec"), { workloadChecksRestartPolicy: true, minor }),
       ...noEphemeralInTemplate(podSpec, child(templateAt, "spec")),
     );
   // An unset restartPolicy is defaulted to Always (SetDefaults_PodSpec), which a Job's pods may not have.
@@ -102,11 +102,11 @@ const generatedLabels = new Set([
   "batch.kubernetes.io/job-name",
 ]);
 
-export function validateJob(object: JsonObject): Finding[] {
+export function validateJob(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec");
   if (s === undefined) return [];
   const path = ["spec"];
-  const out = validateJobSpec(s, path);
+  const out = validateJobSpec(s, path, minor);
   const selector = objectAt(s, "selector");
   if (getKey(s, "manualSelector") === true) {
     // ValidateJobSpec: a manual selector must be given, and select the template.
@@ -166,7 +166,7 @@ function validateTimeZone(zone: string, path: FieldPath): Finding[] {
 /** CronJob names leave room for the 11 characters the controller appends to its Jobs' names. */
 const maxCronJobNameLength = 52;
 
-export function validateCronJob(object: JsonObject): Finding[] {
+export function validateCronJob(object: JsonObject, minor: number): Finding[] {
   const out: Finding[] = [];
   const name = stringAt(objectAt(object, "metadata"), "name");
   if (name !== undefined && name.length > maxCronJobNameLength)
@@ -196,7 +196,7 @@ export function validateCronJob(object: JsonObject): Finding[] {
   const zone = getKey(s, "timeZone");
   if (typeof zone === "string") out.push(...validateTimeZone(zone, child(path, "timeZone")));
   const jobSpec = objectAt(objectAt(s, "jobTemplate"), "spec");
-  if (jobSpec !== undefined) out.push(...validateJobSpec(jobSpec, child(path, "jobTemplate", "spec")));
+  if (jobSpec !== undefined) out.push(...validateJobSpec(jobSpec, child(path, "jobTemplate", "spec"), minor));
   out.push(...nonNegativeAt(s, "successfulJobsHistoryLimit", path));
   out.push(...nonNegativeAt(s, "failedJobsHistoryLimit", path));
   return out;

@@ -57,17 +57,17 @@ import {
   validateTemplateMetadata,
 } from "./pod.js";
 
-export function validatePod(object: JsonObject): Finding[] {
+export function validatePod(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec");
-  return s === undefined ? [] : [...validatePodSpec(s, ["spec"]), ...validatePodCreate(s, ["spec"])];
+  return s === undefined ? [] : [...validatePodSpec(s, ["spec"], { minor }), ...validatePodCreate(s, ["spec"])];
 }
 
-export function validatePodTemplate(object: JsonObject): Finding[] {
+export function validatePodTemplate(object: JsonObject, minor: number): Finding[] {
   const template = objectAt(object, "template");
   const s = objectAt(template, "spec");
   const out = validateTemplateMetadata(template, ["template"]);
   if (s !== undefined)
-    out.push(...validatePodSpec(s, ["template", "spec"]), ...noEphemeralInTemplate(s, ["template", "spec"]));
+    out.push(...validatePodSpec(s, ["template", "spec"], { minor }), ...noEphemeralInTemplate(s, ["template", "spec"]));
   return out;
 }
 
@@ -75,7 +75,7 @@ export function validatePodTemplate(object: JsonObject): Finding[] {
  * ValidateReplicationControllerSpec. An empty selector is defaulted to the
  * template's labels (v1 SetDefaults_ReplicationController), so it always matches.
  */
-export function validateReplicationController(object: JsonObject): Finding[] {
+export function validateReplicationController(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec");
   if (s === undefined) return [];
   const spec = ["spec"];
@@ -95,7 +95,7 @@ export function validateReplicationController(object: JsonObject): Finding[] {
     );
   if (template !== undefined) out.push(...validateTemplateMetadata(template, templateAt));
   const podSpec = objectAt(template, "spec");
-  if (podSpec !== undefined) out.push(...controllerPodSpec(podSpec, child(templateAt, "spec")));
+  if (podSpec !== undefined) out.push(...controllerPodSpec(podSpec, child(templateAt, "spec"), minor));
   out.push(...restartAlways(template, templateAt));
   return out;
 }

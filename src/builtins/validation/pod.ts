@@ -66,6 +66,8 @@ export interface PodSpecOptions {
    * Always): that finding is reported, not the pod's own as well.
    */
   workloadChecksRestartPolicy?: boolean;
+  /** The release, 1.`minor`: some fields are dropped, not validated, before their feature gate is on. */
+  minor: number;
 }
 
 /**
@@ -113,7 +115,7 @@ export function validatePodCreate(spec: JsonObject, path: FieldPath): Finding[] 
 }
 
 /** ValidatePodSpec at `path` (`spec`, `spec.template.spec`, …). */
-export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodSpecOptions = {}): Finding[] {
+export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodSpecOptions): Finding[] {
   const out: Finding[] = [];
   const volumes = validateVolumes(spec, child(path, "volumes"), out);
   // A lifecycle hook may not sleep past the grace period, defaulted to 30 seconds (SetDefaults_PodSpec).
@@ -180,7 +182,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
   out.push(
     ...validatePodSecurityContext(spec, path),
     ...validatePodScheduling(spec, path),
-    ...validatePodOS(spec, path),
+    ...validatePodOS(spec, path, options.minor),
   );
   out.push(...validateTolerations(spec, child(path, "tolerations")));
   // ValidateServiceAccountName and ValidateNodeName are NameIsDNSSubdomain; hostname and subdomain DNS labels.

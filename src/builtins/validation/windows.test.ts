@@ -9,7 +9,7 @@ import { container, dns1123SubdomainError as subdomain } from "./test-helpers.js
 import { validatePodOS } from "./windows.js";
 
 const says = (spec: JsonObject, path: string[] = ["spec"]) =>
-  validatePodOS(spec, path)
+  validatePodOS(spec, path, 36)
     .map((f) => f.message)
     .sort();
 
@@ -317,7 +317,7 @@ describe("validatePodOS", () => {
       initContainers: [container({ name: "i", securityContext: { privileged: true } })],
       ephemeralContainers: [container({ name: "e", securityContext: { privileged: true } })],
     });
-    expect(validatePodOS(spec, ["spec"]).map((f) => f.field)).toEqual([
+    expect(validatePodOS(spec, ["spec"], 36).map((f) => f.field)).toEqual([
       "spec.hostPID",
       "spec.initContainers[0].securityContext.privileged",
       "spec.containers[0].securityContext.privileged",
@@ -325,8 +325,24 @@ describe("validatePodOS", () => {
     ]);
   });
 
+  // pkg/registry/core/pod/strategy.go drops the fields of a disabled gate before validating: UserNamespacesSupport,
+  // SupplementalGroupsPolicy and SELinuxChangePolicy are on by default from 1.33
+  it("leaves the fields of the gates 1.33 turns on to 1.33 and later", () => {
+    const spec = windows({
+      hostUsers: false,
+      securityContext: { supplementalGroupsPolicy: "Strict", seLinuxChangePolicy: "Recursive" },
+    });
+    const gated = [
+      "spec.hostUsers",
+      "spec.securityContext.supplementalGroupsPolicy",
+      "spec.securityContext.seLinuxChangePolicy",
+    ];
+    expect(validatePodOS(spec, ["spec"], 33).map((f) => f.field)).toEqual(gated);
+    expect(validatePodOS(spec, ["spec"], 32).map((f) => f.field)).toEqual([]);
+  });
+
   it("reports errors with the schema rule", () => {
-    const [f] = validatePodOS({ os: { name: "" } }, ["spec"]);
+    const [f] = validatePodOS({ os: { name: "" } }, ["spec"], 36);
     expect(f).toMatchObject({ type: "FieldValueRequired", rule: "schema", severity: "error", field: "spec.os.name" });
   });
 });

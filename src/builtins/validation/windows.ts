@@ -24,9 +24,7 @@
  * so the rule bites from the release that turns the gate on by default:
  * `hostUsers` (UserNamespacesSupport), `securityContext.supplementalGroupsPolicy`
  * (SupplementalGroupsPolicy) and `securityContext.seLinuxChangePolicy`
- * (SELinuxChangePolicy, the field itself new in 1.32) from 1.33. kunion
- * refuses them for 1.32 too (the pod rules take no release): a Windows pod
- * that sets them on a 1.32 cluster is refused here and not there. A
+ * (SELinuxChangePolicy, the field itself new in 1.32) from 1.33. A
  * container's `procMount` is forced to "Default", not dropped, when its gate
  * (ProcMountType) is off, so it is refused for a Windows pod in every release.
  */
@@ -78,7 +76,7 @@ function optionalBool(o: JsonObject | undefined, key: string): boolean | undefin
  * containers, ephemeral containers, as validateContainers and its siblings
  * visit them), the pod's, validateWindowsHostProcessPod, then the OS.
  */
-export function validatePodOS(spec: JsonObject, path: FieldPath): Finding[] {
+export function validatePodOS(spec: JsonObject, path: FieldPath, minor: number): Finding[] {
   const out: Finding[] = [];
   for (const list of ["containers", "initContainers", "ephemeralContainers"])
     for (const [i, ctr] of objectItems(spec, list)) {
@@ -104,7 +102,7 @@ export function validatePodOS(spec: JsonObject, path: FieldPath): Finding[] {
   }
   const name = stringAt(os, "name");
   if (name === "linux") out.push(...validateLinux(spec, path));
-  else if (name === "windows") out.push(...validateWindows(spec, path));
+  else if (name === "windows") out.push(...validateWindows(spec, path, minor));
   return out;
 }
 
@@ -175,11 +173,15 @@ function setForWindows(holder: JsonObject | undefined, key: string): boolean {
   return isSet(holder, key);
 }
 
-/** validateWindows: Linux-only fields of the pod's security context and of every container's. */
-function validateWindows(spec: JsonObject, path: FieldPath): Finding[] {
+/** Fields the server drops before validating until 1.33, where their feature gates turn on by default. */
+const gatedUntil33 = new Set(["hostUsers", "supplementalGroupsPolicy", "seLinuxChangePolicy"]);
+
+/** validateWindows: Linux-only fields of the pod's security context and of every container's, for release 1.`minor`. */
+function validateWindows(spec: JsonObject, path: FieldPath, minor: number): Finding[] {
   const out: Finding[] = [];
   const sc = objectAt(spec, "securityContext");
   for (const [holder, key] of podSecurityContextFields) {
+    if (minor < 33 && gatedUntil33.has(key)) continue;
     const inSpec = holder === "spec";
     if (setForWindows(inSpec ? spec : sc, key))
       out.push(forbidden(inSpec ? child(path, key) : child(path, "securityContext", key), windowsPod, asError));
