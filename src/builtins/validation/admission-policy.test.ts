@@ -515,15 +515,12 @@ const bindingCases: Case[] = [
 
 describe("ValidatingAdmissionPolicyBinding", () => {
   it.each(bindingCases)("%s", (_, object, expected) => {
-    expect(said(validateValidatingAdmissionPolicyBinding(object, 36))).toEqual([...expected].sort());
+    expect(said(validateValidatingAdmissionPolicyBinding(object))).toEqual([...expected].sort());
   });
 
-  it("names the match with Go's typo up to 1.31", () => {
+  it("names the match resources as the server does", () => {
     const object = binding({ matchResources: { matchPolicy: "Fuzzy" } });
-    expect(said(validateValidatingAdmissionPolicyBinding(object, 31))).toEqual([
-      unsupported("spec.matchResouces.matchPolicy", "Fuzzy", ["Equivalent", "Exact"]),
-    ]);
-    expect(said(validateValidatingAdmissionPolicyBinding(object, 32))).toEqual([
+    expect(said(validateValidatingAdmissionPolicyBinding(object))).toEqual([
       unsupported("spec.matchResources.matchPolicy", "Fuzzy", ["Equivalent", "Exact"]),
     ]);
   });

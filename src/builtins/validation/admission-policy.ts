@@ -28,8 +28,7 @@
  * match condition's name and expression) is reported here only when present
  * and empty or null: absent, it is the schema's finding.
  *
- * Release-dependent: a binding's match is reported at `spec.matchResouces`
- * (Go's typo) up to 1.31, `spec.matchResources` from 1.32. Three details were
+ * Release-dependent: three details were
  * reworded (a variable name, a blank message, a message with a line break):
  * the old words up to 1.31, the new from 1.35; the release between that
  * changed them is not known here, so 1.32–1.34 leave those three rules out.
@@ -407,7 +406,7 @@ function validateValidationActions(actions: readonly JsonValue[], at: FieldPath)
 }
 
 /** ValidateValidatingAdmissionPolicyBinding: validateValidatingAdmissionPolicyBindingSpec's rules. */
-export function validateValidatingAdmissionPolicyBinding(object: JsonObject, minor: number): Finding[] {
+export function validateValidatingAdmissionPolicyBinding(object: JsonObject): Finding[] {
   const spec = objectAt(object, "spec");
   if (isSet(object, "spec") && spec === undefined) return []; // not an object: the schema's
   const out: Finding[] = [];
@@ -418,9 +417,7 @@ export function validateValidatingAdmissionPolicyBinding(object: JsonObject, min
   const paramRef = objectAt(spec, "paramRef");
   if (paramRef !== undefined) out.push(...validateParamRef(paramRef, child(at, "paramRef")));
   const match = objectAt(spec, "matchResources");
-  // Go names the path with a typo up to 1.31.
-  if (match !== undefined)
-    out.push(...validateMatchResources(match, child(at, minor >= 32 ? "matchResources" : "matchResouces")));
+  if (match !== undefined) out.push(...validateMatchResources(match, child(at, "matchResources")));
   out.push(...validateValidationActions(listAt(spec, "validationActions"), child(at, "validationActions")));
   return out;
 }
