@@ -120,3 +120,33 @@ describe("composed variables", () => {
     expect(admissionExpressionError("variables.isprod", seen, "bool")).toContain("undefined field 'isprod'");
   });
 });
+
+// policy/mutating/patch ApplyConfigurationCondition and JSONPatchCondition ReturnTypes; cel/mutation
+// DynamicTypeResolver and JSONPatchType; library.JSONPatch
+describe("a mutating policy's mutations (HasPatchTypes)", () => {
+  const patch: AdmissionVariables = { params: false, authorizer: true, variables: undefined, patchTypes: true };
+  it("Object literals of any fields are an apply configuration", () => {
+    const apply = "Object{spec: Object.spec{containers: [Object.spec.containers{name: 'sidecar', image: 'x'}]}}";
+    expect(admissionExpressionError(apply, patch, "apply-configuration")).toBeUndefined();
+    expect(admissionExpressionError("object", patch, "apply-configuration")).toBe(
+      "must evaluate to Object but got dyn",
+    );
+    // only the mutations' environment knows the patch types
+    expect(admissionExpressionError(apply, { ...patch, patchTypes: false }, "any")).toContain(
+      "undeclared reference to 'Object'",
+    );
+  });
+
+  it("a list of JSONPatch literals is a JSON patch, their op, path and from strings", () => {
+    const add =
+      "[JSONPatch{op: 'add', path: '/metadata/labels/' + jsonpatch.escapeKey('example.com/team'), value: 'a'}]";
+    expect(admissionExpressionError(add, patch, "json-patch")).toBeUndefined();
+    expect(admissionExpressionError("JSONPatch{op: 'remove', path: '/x'}", patch, "json-patch")).toBe(
+      "must evaluate to list(JSONPatch) but got JSONPatch",
+    );
+    // cel-go places a field at its colon (the grammar's `cols`)
+    expect(admissionExpressionError("[JSONPatch{op: 1, path: '/x'}]", patch, "json-patch")).toBe(
+      "compilation failed: ERROR: <input>:1:14: expected type of field 'op' is 'string' but provided type is 'int'\n | [JSONPatch{op: 1, path: '/x'}]\n | .............^",
+    );
+  });
+});

@@ -9,7 +9,8 @@
  * typed by its expression, ComposedVariables). Never run.
  */
 import { FUNCTIONS } from "./environment.js";
-import { Checker, type FunctionTable, formatIssues, functionTable } from "./language/checker.js";
+import { Checker, type FunctionTable, formatIssues, functionTable, type StructTypes } from "./language/checker.js";
+import { parseSignatures } from "./language/signatures.js";
 import { BOOL, type CelT, DYN, INT, listOf, mapOf, opaque, STRING, TIMESTAMP, typeName } from "./language/types.js";
 import { AUTHZ_OVERLOADS } from "./libraries/authz.js";
 import { parseOrExplain } from "./rules.js";
@@ -18,6 +19,11 @@ import { parseOrExplain } from "./rules.js";
 export interface AdmissionVariables {
   params: boolean;
   authorizer: boolean;
+  /**
+   * A mutating policy's mutations (HasPatchTypes): `Object{…}`, `Object.spec{…}` and `JSONPatch{…}` literals
+   * (mutation.DynamicTypeResolver) and `jsonpatch.escapeKey` (library.JSONPatch).
+   */
+  patchTypes?: boolean;
   /** `variables`: a ValidatingAdmissionPolicy's spec.variables composed so far, where the expression sees them. */
   variables: ComposedVariables | undefined;
 }
@@ -26,16 +32,40 @@ export interface AdmissionVariables {
  * The types a field's expression may evaluate to (its ExpressionAccessor's ReturnTypes): a validation's a
  * bool, a message's a string, an audit annotation's a string or null; `any` for a variable's.
  */
-export type AdmissionResult = "bool" | "string" | "string-or-null" | "any";
+export type AdmissionResult = "bool" | "string" | "string-or-null" | "apply-configuration" | "json-patch" | "any";
 
-/** ReturnTypes as compile.go prints them: one type's name, or the list as Go prints a []*cel.Type. */
-const RETURN_TYPES: Record<Exclude<AdmissionResult, "any">, { kinds: readonly string[]; shown: string }> = {
-  bool: { kinds: ["bool"], shown: "bool" },
-  string: { kinds: ["string"], shown: "string" },
-  "string-or-null": { kinds: ["string", "null"], shown: "one of [string null_type]" },
+/** ReturnTypes as compile.go prints them (one type's name, or the list as Go prints a []*cel.Type), by cel-go's type names. */
+const RETURN_TYPES: Record<Exclude<AdmissionResult, "any">, { names: readonly string[]; shown: string }> = {
+  bool: { names: ["bool"], shown: "bool" },
+  string: { names: ["string"], shown: "string" },
+  "string-or-null": { names: ["string", "null_type"], shown: "one of [string null_type]" },
+  // ApplyConfigurationCondition and JSONPatchCondition (policy/mutating/patch)
+  "apply-configuration": { names: ["Object"], shown: "Object" },
+  "json-patch": { names: ["list(JSONPatch)"], shown: "list(JSONPatch)" },
+};
+
+/**
+ * mutation.DynamicTypeResolver: `Object` and `Object.<field>…` are objects of any fields, each dyn; JSONPatch
+ * has string `op`, `path` and `from` and a dyn `value` (JSONPatchType.Field, which answers any other name too).
+ */
+const patchTypes: StructTypes = (name) => {
+  if (name === "Object" || name.startsWith("Object.")) return { type: object(name, {}), field: () => DYN };
+  if (name === "JSONPatch") {
+    const fields: Record<string, CelT> = { op: STRING, path: STRING, from: STRING };
+    return { type: JSON_PATCH, field: (field) => fields[field] ?? DYN };
+  }
+  return undefined;
 };
 
 const ADMISSION_FUNCTIONS: FunctionTable = functionTable(...FUNCTIONS.byName.values(), AUTHZ_OVERLOADS);
+
+/** library.JSONPatch, in the environment of a mutating policy's mutations. */
+const PATCH_FUNCTIONS: FunctionTable = functionTable(
+  ...ADMISSION_FUNCTIONS.byName.values(),
+  parseSignatures("jsonpatch.escapeKey(string) -> string"),
+);
+
+const JSON_PATCH: CelT = { k: "object", name: "JSONPatch", fields: new Map() };
 
 const object = (name: string, fields: Record<string, CelT>): CelT => ({
   k: "object",
@@ -146,7 +176,9 @@ export function admissionExpressionError(
 function compile(text: string, vars: AdmissionVariables, result: AdmissionResult): { error?: string; type?: CelT } {
   const read = parseOrExplain(text);
   if ("error" in read) return { error: read.error };
-  const checker = new Checker(ADMISSION_FUNCTIONS, read.parsed.positions);
+  const checker = vars.patchTypes
+    ? new Checker(PATCH_FUNCTIONS, read.parsed.positions, patchTypes)
+    : new Checker(ADMISSION_FUNCTIONS, read.parsed.positions);
   let type: CelT;
   try {
     type = checker.check(read.parsed.expr, scopeOf(vars));
@@ -156,7 +188,7 @@ function compile(text: string, vars: AdmissionVariables, result: AdmissionResult
   if (checker.issues.length > 0) return { error: `compilation failed: ${formatIssues(text, checker.issues)}` };
   // ast.OutputType().IsExactType(returnType): a dyn result is no bool
   const want = result === "any" ? undefined : RETURN_TYPES[result];
-  if (want !== undefined && !want.kinds.includes(type.k))
+  if (want !== undefined && !want.names.includes(typeName(type)))
     return { error: `must evaluate to ${want.shown} but got ${typeName(type)}` };
   return { type };
 }

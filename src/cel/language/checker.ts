@@ -74,6 +74,16 @@ export const isTypeIdent = (name: string): boolean => Object.hasOwn(TYPE_IDENTS,
 
 type Scope = ReadonlyMap<string, CelT>;
 
+/** A message type the environment resolves by name, for a `Name{field: value}` literal. */
+export interface StructType {
+  type: CelT;
+  /** The type of a field; undefined when the type has no such field. */
+  field(name: string): CelT | undefined;
+}
+
+/** The message types of an environment by name (cel-go's type provider); schema rules have none. */
+export type StructTypes = (name: string) => StructType | undefined;
+
 export class Checker {
   private subst = new Map<string, CelT>();
   private fresh = 0;
@@ -82,12 +92,13 @@ export class Checker {
   constructor(
     private readonly fns: FunctionTable,
     private readonly positions: Readonly<Record<string, number>>,
+    private readonly structs: StructTypes = () => undefined,
   ) {}
 
-  private pos(e: Expr): number {
+  private pos(e: { id: bigint }): number {
     return this.positions[String(e.id)] ?? 0;
   }
-  private error(e: Expr, message: string): CelT {
+  private error(e: { id: bigint }, message: string): CelT {
     this.issues.push({ offset: this.pos(e), message });
     return ERROR;
   }
@@ -346,8 +357,26 @@ export class Checker {
       }
       case "structExpr": {
         const st = k.value;
-        if (st.messageName !== "")
-          return this.error(e, `undeclared reference to '${st.messageName}' (in container '')`);
+        if (st.messageName !== "") {
+          const struct = this.structs(st.messageName);
+          if (struct === undefined)
+            return this.error(e, `undeclared reference to '${st.messageName}' (in container '')`);
+          // cel-go's checkCreateStruct: each field the type has, its value assignable to the field's type
+          for (const entry of st.entries) {
+            if (entry.keyKind.case !== "fieldKey" || entry.value === undefined)
+              return this.error(e, "invalid struct entry");
+            const name = entry.keyKind.value;
+            const vt = this.visit(entry.value, scope);
+            const ft = struct.field(name);
+            if (ft === undefined) this.error(entry, `undefined field '${name}'`);
+            else if (!this.tryAssign(ft, vt))
+              this.error(
+                entry,
+                `expected type of field '${name}' is '${this.display(ft)}' but provided type is '${this.display(vt)}'`,
+              );
+          }
+          return struct.type;
+        }
         let key: CelT | undefined;
         let val: CelT | undefined;
         for (const entry of st.entries) {

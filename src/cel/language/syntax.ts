@@ -278,6 +278,14 @@ function atOpenParen(src: string, offset: number): number {
   return src.charAt(i) === "(" ? i : offset;
 }
 
+/** The colon after the field name at `offset`, else `offset`. */
+function colonAfter(src: string, offset: number): number {
+  let i = offset;
+  while (/[\w?]/.test(src.charAt(i))) i++;
+  while (/\s/.test(src.charAt(i))) i++;
+  return src.charAt(i) === ":" ? i : offset;
+}
+
 /** The operator `token` just before the operand starting at `operand` (white space and parentheses between). */
 function tokenBefore(src: string, operand: number, token: string): number | undefined {
   let i = operand - 1;
@@ -291,7 +299,8 @@ function tokenBefore(src: string, operand: number, token: string): number | unde
  * column and caret are the API server's: a call of a named function, a macro (and the nodes it expands
  * to) and `has()` at the parenthesis that opens the arguments (the grammar's `open` and `op` tokens,
  * where @bufbuild/cel uses the name or the dot before it); a binary operator and `?:` at their token
- * (where @bufbuild/cel may use the space before it). Other nodes keep their place.
+ * (where @bufbuild/cel may use the space before it); a message literal's field at its colon. Other nodes
+ * keep their place.
  */
 function placeAsCelGo(src: string, expr: Expr, positions: Record<string, number>): void {
   const original = { ...positions };
@@ -331,6 +340,13 @@ function placeAsCelGo(src: string, expr: Expr, positions: Record<string, number>
       else if (token !== undefined && operand !== undefined)
         positions[id] = tokenBefore(src, startOf(operand), token) ?? at(e);
     } else if (k.case === "selectExpr" && k.value.testOnly) positions[id] = atOpenParen(src, at(e));
+    else if (k.case === "structExpr")
+      // a message literal's field at its colon (the grammar's `cols`), where its type is checked
+      for (const entry of k.value.entries) {
+        if (entry.keyKind.case !== "fieldKey") continue;
+        const from = original[String(entry.id)];
+        if (from !== undefined) positions[String(entry.id)] = colonAfter(src, from);
+      }
     else if (k.case === "comprehensionExpr") macros.push(e);
     for (const c of children(e)) stack.push(c);
   }
