@@ -47,7 +47,12 @@ describe("kubernetesVersion 1.36 in .kunion.yaml, through the CLI", () => {
   it("checks a kind only 1.36 serves against 1.36's table", () => {
     expect(validate('kubernetesVersion: "1.36"\n')).toEqual({
       code: 1,
-      lines: ['p.yaml:8:3: error schema: unknown field "spec.matchConstraint"'],
+      // the schema's unknown field, and the hand-written rules (ValidateMutatingAdmissionPolicy) of the kind
+      lines: [
+        "p.yaml:4:1: error schema: spec.matchConstraints: Required value",
+        "p.yaml:7:3: error schema: spec.mutations: Required value: mutations must contain at least one item",
+        'p.yaml:8:3: error schema: unknown field "spec.matchConstraint"',
+      ],
     });
   });
 

@@ -85,7 +85,7 @@ interface Wording {
   lineBreaks: string;
 }
 
-function wording(minor: number): Wording | undefined {
+export function wording(minor: number): Wording | undefined {
   if (minor <= 31)
     return {
       identifier: "name is not a valid CEL identifier",
@@ -107,7 +107,7 @@ function presentString(o: JsonObject, key: string): string | undefined {
 }
 
 /** validateParamKind. */
-function validateParamKind(kind: JsonObject, at: FieldPath): Finding[] {
+export function validateParamKind(kind: JsonObject, at: FieldPath): Finding[] {
   const out: Finding[] = [];
   const versionAt = child(at, "apiVersion");
   const apiVersion = stringAt(kind, "apiVersion");
@@ -164,7 +164,7 @@ function validateNamedRule(rule: JsonObject, at: FieldPath): Finding[] {
 }
 
 /** validateMatchResources after SetDefaults_MatchResources: selectors strictly checked. */
-function validateMatchResources(match: JsonObject, at: FieldPath): Finding[] {
+export function validateMatchResources(match: JsonObject, at: FieldPath): Finding[] {
   const out = pointerEnum(match, "matchPolicy", at, matchPolicies);
   out.push(...validateLabelSelector(objectAt(match, "namespaceSelector"), child(at, "namespaceSelector")));
   out.push(...validateLabelSelector(objectAt(match, "objectSelector"), child(at, "objectSelector")));
@@ -206,7 +206,12 @@ function compiled(
  * validateVariable: its expression compiled with the variables before it, then stored under its name with its
  * result's type, whatever its name (a variable's value may be anything).
  */
-function validateVariable(variable: JsonObject, at: FieldPath, policy: Policy, composed: ComposedVariables): Finding[] {
+export function validateVariable(
+  variable: JsonObject,
+  at: FieldPath,
+  policy: Policy,
+  composed: ComposedVariables,
+): Finding[] {
   const out: Finding[] = [];
   const name = presentString(variable, "name");
   if (name !== undefined) {
@@ -360,7 +365,7 @@ export function validateValidatingAdmissionPolicy(object: JsonObject, minor: num
 }
 
 /** validateParamRef: a name or a selector, not both, and what to do without a parameter. */
-function validateParamRef(ref: JsonObject, at: FieldPath): Finding[] {
+export function validateParamRef(ref: JsonObject, at: FieldPath): Finding[] {
   const out: Finding[] = [];
   const name = stringAt(ref, "name") ?? "";
   const hasSelector = isSet(ref, "selector");

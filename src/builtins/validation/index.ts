@@ -44,6 +44,7 @@ import {
 } from "./core.js";
 import { validateCSIDriver } from "./csi.js";
 import { validateEndpointSlice, validateEndpoints } from "./endpoints.js";
+import { validateMutatingAdmissionPolicy, validateMutatingAdmissionPolicyBinding } from "./mutating-policy.js";
 import { validateIngress, validateNetworkPolicy } from "./networking.js";
 import { validateRuntimeClass } from "./node.js";
 import { validatePodDisruptionBudget } from "./policy.js";
@@ -85,6 +86,16 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
     "admissionregistration.k8s.io/v1/MutatingWebhookConfiguration": validateMutatingWebhookConfiguration,
     "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy": validateValidatingAdmissionPolicy,
     "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding": validateValidatingAdmissionPolicyBinding,
+    // served as v1alpha1 (1.32, 1.33), v1beta1 (1.34) and v1 (1.36): the same rules
+    ...Object.fromEntries(
+      ["v1alpha1", "v1beta1", "v1"].flatMap((version) => [
+        [`admissionregistration.k8s.io/${version}/MutatingAdmissionPolicy`, validateMutatingAdmissionPolicy],
+        [
+          `admissionregistration.k8s.io/${version}/MutatingAdmissionPolicyBinding`,
+          validateMutatingAdmissionPolicyBinding,
+        ],
+      ]),
+    ),
     "autoscaling/v2/HorizontalPodAutoscaler": validateHorizontalPodAutoscaler,
     "apiregistration.k8s.io/v1/APIService": validateAPIService,
     "policy/v1/PodDisruptionBudget": validatePodDisruptionBudget,
