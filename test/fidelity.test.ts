@@ -144,8 +144,18 @@ spec:
 describe("API versions a release does not serve yet", () => {
   // kubectl against an older cluster: `no matches for kind "MutatingAdmissionPolicy" in version
   // "admissionregistration.k8s.io/v1"` (apimachinery pkg/api/meta/errors.go NoKindMatchError); the kind went GA in 1.36.
-  const policy =
-    "apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicy\nmetadata: {name: m}\nspec: {}\n";
+  const policy = [
+    "apiVersion: admissionregistration.k8s.io/v1",
+    "kind: MutatingAdmissionPolicy",
+    "metadata: {name: m}",
+    "spec:",
+    "  reinvocationPolicy: Never",
+    "  matchConstraints:",
+    "    resourceRules: [{apiGroups: [''], apiVersions: [v1], operations: [CREATE], resources: [pods]}]",
+    "  mutations:",
+    "  - {patchType: JSONPatch, jsonPatch: {expression: \"[JSONPatch{op: 'remove', path: '/spec/x'}]\"}}",
+    "",
+  ].join("\n");
   it("is an error naming the first release that serves it, and passes on that release", () => {
     const older = kunion({ "m.yaml": policy }, "validate", "--kubernetes-version", "1.34", "@m.yaml");
     expect(older.code).toBe(1);
@@ -301,13 +311,27 @@ describe("CEL failure messages by release", () => {
 
 // pkg/apis/admissionregistration/validation/validation.go validateValidation and validateVariable, over
 // apiserver admission/plugin/cel compile.go CompileCELExpression and CompositedCompiler
-describe("a ValidatingAdmissionPolicy's expressions (examples/admission)", () => {
+describe("admission policies' expressions (examples/admission)", () => {
   const example = readFileSync(join(import.meta.dirname, "../examples/admission/replica-limit.yaml"), "utf8");
 
-  it("the example compiles", () => {
-    const { code, stdout } = kunion({ "p.yaml": example }, "validate", "@p.yaml");
+  it("the examples compile, a validating and a mutating policy", () => {
+    const mutating = readFileSync(join(import.meta.dirname, "../examples/admission/team-label.yaml"), "utf8");
+    const { code, stdout } = kunion({ "p.yaml": example, "m.yaml": mutating }, "validate", "@p.yaml", "@m.yaml");
     expect(stdout).toBe("");
     expect(code).toBe(0);
+  });
+
+  // validateApplyConfiguration: the trimmed expression, with HasPatchTypes, must build an Object
+  it("a mutation that builds no Object is refused", () => {
+    const mutating = readFileSync(join(import.meta.dirname, "../examples/admission/team-label.yaml"), "utf8").replace(
+      "expression: \"Object{metadata: Object.metadata{labels: {'example.com/team': variables.team}}}\"",
+      "expression: \"{'metadata': {'labels': {'example.com/team': variables.team}}}\"",
+    );
+    const { code, stdout } = kunion({ "m.yaml": mutating }, "validate", "@m.yaml");
+    expect(code).toBe(1);
+    expect(stdout.trim()).toBe(
+      `m.yaml:26:7: error schema: spec.mutations[0].applyConfiguration.expression: Invalid value: "{'metadata': {'labels': {'example.com/team': variables.team}}}": must evaluate to Object but got map(string, map(string, map(string, string)))`,
+    );
   });
 
   it("a misspelt variable and params without a paramKind are refused where they are written", () => {
