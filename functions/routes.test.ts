@@ -324,12 +324,18 @@ describe("POST /v1/admit: the mutating admission webhook", () => {
 });
 
 describe("POST /v1/validate: the Kubernetes release", () => {
-  // MutatingAdmissionPolicy is served in admissionregistration.k8s.io/v1 from 1.36 on.
+  // MutatingAdmissionPolicy is served in admissionregistration.k8s.io/v1 from 1.36 on; a whole one, which 1.36 accepts.
   const policy = {
     apiVersion: "admissionregistration.k8s.io/v1",
     kind: "MutatingAdmissionPolicy",
     metadata: { name: "m" },
-    spec: {},
+    spec: {
+      reinvocationPolicy: "Never",
+      matchConstraints: {
+        resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+      },
+      mutations: [{ patchType: "JSONPatch", jsonPatch: { expression: "[JSONPatch{op: 'remove', path: '/x'}]" } }],
+    },
   };
   it("options.kubernetesVersion chooses the release, as --kubernetes-version does", async () => {
     const newest = await json(await post("/v1/validate", { object: policy }));
