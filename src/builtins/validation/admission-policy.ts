@@ -51,7 +51,13 @@ import {
 } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
-import { pointerEnum, validateMatchConditions, validateRuleWithOperations } from "./admissionregistration.js";
+import {
+  failurePolicies,
+  matchPolicies,
+  pointerEnum,
+  validateMatchConditions,
+  validateRuleWithOperations,
+} from "./admissionregistration.js";
 import {
   asError,
   duplicate,
@@ -69,8 +75,6 @@ import {
 } from "./common.js";
 
 // The supported values, as the server lists them (sets.List: sorted, unless said).
-const failurePolicies = ["Fail", "Ignore"];
-const matchPolicies = ["Equivalent", "Exact"];
 const reasons = ["Forbidden", "Invalid", "RequestEntityTooLarge"];
 const validationActions = ["Audit", "Deny", "Warn"];
 /** In the order validateParamRef gives them. */

@@ -50,9 +50,10 @@ import {
   validateLabelSelector,
 } from "./common.js";
 
-// The supported values, as the server lists them (sets.List: sorted).
-const failurePolicies = ["Fail", "Ignore"];
-const matchPolicies = ["Equivalent", "Exact"];
+// The supported values, as the server lists them (sets.List: sorted); the
+// admission policies share the first two.
+export const failurePolicies = ["Fail", "Ignore"];
+export const matchPolicies = ["Equivalent", "Exact"];
 const noSideEffectClasses = ["None", "NoneOnDryRun"];
 const reinvocationPolicies = ["IfNeeded", "Never"];
 const operations = ["*", "CONNECT", "CREATE", "DELETE", "UPDATE"];

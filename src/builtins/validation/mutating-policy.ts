@@ -46,7 +46,7 @@ import {
   validateVariable,
   wording,
 } from "./admission-policy.js";
-import { pointerEnum, validateMatchConditions } from "./admissionregistration.js";
+import { failurePolicies, pointerEnum, validateMatchConditions } from "./admissionregistration.js";
 import {
   asError,
   invalid,
@@ -61,7 +61,6 @@ import {
 } from "./common.js";
 
 // The supported values, as the server lists them (sets.List: sorted).
-const failurePolicies = ["Fail", "Ignore"];
 const reinvocationPolicies = ["IfNeeded", "Never"];
 const patchTypes = ["ApplyConfiguration", "JSONPatch"];
 /** supportedMutatingOperations: the webhook rule's operations without DELETE. */
