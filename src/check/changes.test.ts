@@ -135,4 +135,36 @@ spec:
     ];
     expect(checkChanges([{ path: "deploy/w.yaml", after: widget }], { crds })).toEqual([]);
   });
+  it("reports nothing of the repository's unchanged CRDs, which only give schemas: their errors and duplicates were there before", () => {
+    const wrong = crd("size: {type: strign}").replace("widgets.example.com", "gadgets.example.com");
+    const other = crd("size: {type: string}");
+    const configMap = (v: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: a }\ndata: { a: "${v}" }\n`;
+    const crds = [
+      {
+        path: "crds/gadgets.yaml",
+        text: wrong.replace("kind: Widget", "kind: Gadget").replace("plural: widgets", "plural: gadgets"),
+      },
+      { path: "crds/widgets.yaml", text: sized },
+      { path: "crds/widgets-again.yaml", text: other },
+      { path: "crds/broken.yaml", text: broken },
+    ];
+    // each of them alone, as a changed file, is reported
+    for (const f of crds)
+      expect(checkChanges([{ path: f.path, after: f.text }], { crds: crds.filter((c) => c !== f) })).not.toEqual([]);
+    expect(checkChanges([{ path: "cm.yaml", before: configMap("b"), after: configMap("c") }], { crds })).toEqual([]);
+    // a manifest is still checked against them
+    const widget = "apiVersion: example.com/v1\nkind: Widget\nmetadata: { name: w }\nspec: { size: one }\n";
+    expect(checkChanges([{ path: "w.yaml", after: widget }], { crds }).map((f) => [f.file, f.rule])).toEqual([
+      ["w.yaml", "schema"],
+    ]);
+  });
+
+  it("puts the notice of a changed CRD that a repository CRD declares differently on the changed file", () => {
+    const crds = [{ path: "crds/standard/widgets.yaml", text: sized }];
+    const changed = crd("size: {type: integer}");
+    const found = checkChanges([{ path: "crds/experimental/widgets.yaml", before: changed, after: changed }], { crds });
+    expect(found.map((f) => [f.file, f.rule, f.severity])).toEqual([
+      ["crds/experimental/widgets.yaml", "crd-duplicate", "notice"],
+    ]);
+  });
 });

@@ -93,7 +93,13 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
   for (const { after } of files) {
     if (after.documents.some(isConversion)) findings.push(...checkRoundTrips(after, workspace.catalog.crds));
   }
-  return [...findings, ...workspace.findings, ...validated];
+  // The repository's other CRDs only give schemas: what is wrong in them (or between two of them) was there
+  // before the change and is not its to answer for. A changed CRD that another declares differently comes
+  // after them in the workspace, so that notice stays on the changed file.
+  const changedPaths = new Set(changed.map((f) => f.path));
+  const context = new Set((options.crds ?? []).map((f) => f.path).filter((p) => !changedPaths.has(p)));
+  const ours = workspace.findings.filter((f) => f.file === undefined || !context.has(f.file));
+  return [...findings, ...ours, ...validated];
 }
 
 /** A deleted file, read for its objects only: what parsing its old text finds is no finding on the change. */
