@@ -339,12 +339,16 @@ function validateChecks(object: JsonObject, spec: JsonObject | undefined, policy
   return out;
 }
 
-/** ValidateValidatingAdmissionPolicy: the spec's rules, in validateValidatingAdmissionPolicySpec's order. */
-export function validateValidatingAdmissionPolicy(object: JsonObject, minor: number): Finding[] {
-  const spec = objectAt(object, "spec");
-  if (isSet(object, "spec") && spec === undefined) return []; // not an object: the schema's
-  const words = wording(minor);
-  const at: FieldPath = ["spec"];
+/**
+ * What a validating and a mutating policy's spec check first, alike (validateValidatingAdmissionPolicySpec,
+ * validateMutatingAdmissionPolicySpec): failurePolicy, paramKind, and matchConstraints with at least one
+ * resource rule, where the type information comes from; `constraintsToo`, a policy's own checks of them.
+ */
+export function validatePolicySpecHead(
+  spec: JsonObject | undefined,
+  at: FieldPath,
+  constraintsToo?: (constraints: JsonObject, at: FieldPath) => Finding[],
+): { out: Finding[]; paramKind: JsonObject | undefined } {
   const out = spec === undefined ? [] : pointerEnum(spec, "failurePolicy", at, failurePolicies);
   const paramKind = objectAt(spec, "paramKind");
   if (paramKind !== undefined) out.push(...validateParamKind(paramKind, child(at, "paramKind")));
@@ -354,11 +358,21 @@ export function validateValidatingAdmissionPolicy(object: JsonObject, minor: num
     const constraints = objectAt(spec, "matchConstraints");
     if (constraints !== undefined) {
       out.push(...validateMatchResources(constraints, constraintsAt));
-      // The type information comes from the resource rules: at least one.
       if (listAt(constraints, "resourceRules").length === 0)
         out.push(required(child(constraintsAt, "resourceRules"), "", asError));
+      if (constraintsToo !== undefined) out.push(...constraintsToo(constraints, constraintsAt));
     }
   }
+  return { out, paramKind };
+}
+
+/** ValidateValidatingAdmissionPolicy: the spec's rules, in validateValidatingAdmissionPolicySpec's order. */
+export function validateValidatingAdmissionPolicy(object: JsonObject, minor: number): Finding[] {
+  const spec = objectAt(object, "spec");
+  if (isSet(object, "spec") && spec === undefined) return []; // not an object: the schema's
+  const words = wording(minor);
+  const at: FieldPath = ["spec"];
+  const { out, paramKind } = validatePolicySpecHead(spec, at);
   const composed = listAt(spec, "variables").length > 0 ? new ComposedVariables() : undefined;
   const policy: Policy = { words, params: paramKind !== undefined, variables: composed };
   out.push(...validateMatchConditions(spec ?? {}, child(at, "matchConditions"), policy.params));

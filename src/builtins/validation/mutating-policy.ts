@@ -41,12 +41,12 @@ import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
 import {
   validateMatchResources,
-  validateParamKind,
   validateParamRef,
+  validatePolicySpecHead,
   validateVariable,
   wording,
 } from "./admission-policy.js";
-import { failurePolicies, pointerEnum, validateMatchConditions } from "./admissionregistration.js";
+import { validateMatchConditions } from "./admissionregistration.js";
 import {
   asError,
   invalid,
@@ -147,20 +147,7 @@ export function validateMutatingAdmissionPolicy(object: JsonObject, minor: numbe
   const spec = objectAt(object, "spec");
   if (isSet(object, "spec") && spec === undefined) return []; // not an object: the schema's
   const at: FieldPath = ["spec"];
-  const out = spec === undefined ? [] : pointerEnum(spec, "failurePolicy", at, failurePolicies);
-  const paramKind = objectAt(spec, "paramKind");
-  if (paramKind !== undefined) out.push(...validateParamKind(paramKind, child(at, "paramKind")));
-  const constraintsAt = child(at, "matchConstraints");
-  if (!isSet(spec, "matchConstraints")) out.push(required(constraintsAt, "", asError));
-  else {
-    const constraints = objectAt(spec, "matchConstraints");
-    if (constraints !== undefined) {
-      out.push(...validateMatchResources(constraints, constraintsAt));
-      if (listAt(constraints, "resourceRules").length === 0)
-        out.push(required(child(constraintsAt, "resourceRules"), "", asError));
-      out.push(...validateMutatingOperations(constraints, constraintsAt));
-    }
-  }
+  const { out, paramKind } = validatePolicySpecHead(spec, at, validateMutatingOperations);
   const params = paramKind !== undefined;
   out.push(...validateMatchConditions(spec ?? {}, child(at, "matchConditions"), params));
   // The server always compiles a mutating policy with the composition compiler.
