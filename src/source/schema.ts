@@ -26,6 +26,44 @@ const goOctal = {
   },
 };
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
+const radixPrefix = { 2: "0b", 8: "0o", 16: "0x" } as const;
+
+/**
+ * Whether Go's strconv reads the integer `text` (base 2, 8 or 16, its prefix or leading 0 in `text`):
+ * ParseInt takes an int64, ParseUint a uint64 written without a sign.
+ */
+function goParsesInt(text: string, radix: 2 | 8 | 16): boolean {
+  const sign = text.startsWith("-") || text.startsWith("+") ? text.slice(0, 1) : "";
+  const digits = text
+    .slice(sign.length)
+    .replace(/^0[xXoObB]?/, "")
+    .replaceAll("_", "");
+  if (digits === "") return true;
+  const magnitude = BigInt(radixPrefix[radix] + digits);
+  const v = sign === "-" ? -magnitude : magnitude;
+  return (v >= INT64_MIN && v <= INT64_MAX) || (sign === "" && v <= UINT64_MAX);
+}
+
+/**
+ * An integer past int64 and uint64, which go-yaml's resolve.go reads otherwise: after ParseInt and ParseUint
+ * fail, a text of digits alone (a YAML 1.1 octal, `0777…`) is a float as written in decimal (yamlStyleFloat),
+ * and one with a prefix (`0x`, `0o`, `0b`) is a string.
+ */
+function goInt<T>(t: T, radix: 2 | 8 | 16, digitsAlone: boolean): T {
+  const { resolve } = facts(t);
+  if (resolve === undefined) return t;
+  return {
+    ...t,
+    resolve: (text: string, ...rest: unknown[]) => {
+      if (goParsesInt(text, radix)) return resolve(text, ...rest);
+      return digitsAlone ? Number.parseFloat(text.replaceAll("_", "")) : text;
+    },
+  };
+}
+
 interface TagFacts {
   tag?: string;
   format?: string;
@@ -39,12 +77,13 @@ function asGoYaml<T>(tags: T[]): T[] {
     .filter((t) => facts(t).format !== "TIME" && facts(t).tag !== "tag:yaml.org,2002:timestamp")
     .map((t) => {
       const { tag, format, test } = facts(t);
-      if (tag === "tag:yaml.org,2002:int" && (format === "HEX" || format === "BIN"))
-        return { ...t, test: format === "HEX" ? goHex : goBin };
+      if (tag === "tag:yaml.org,2002:int" && format === "HEX") return goInt({ ...t, test: goHex }, 16, false);
+      if (tag === "tag:yaml.org,2002:int" && format === "BIN") return goInt({ ...t, test: goBin }, 2, false);
+      if (tag === "tag:yaml.org,2002:int" && format === "OCT") return goInt(t, 8, true);
       if (tag !== "tag:yaml.org,2002:float" || !(test instanceof RegExp) || test.source.includes("inf")) return t;
       return { ...t, test: format === "EXP" ? goFloatExp : goFloat };
     });
-  return [...read, goOctal as T].map(inRange);
+  return [...read, goInt(goOctal, 8, false) as T].map(inRange);
 }
 
 /**

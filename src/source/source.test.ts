@@ -61,6 +61,33 @@ describe("parseSource", () => {
     expect(doc?.value).toEqual({ a: 15, b: 31, c: 5, d: -15, e: "0o17", f: 31, g: "0o", h: "0o8" });
   });
 
+  it("reads an integer past int64 and uint64 as go-yaml v2 does: with a base prefix a string, in digits alone a float (resolve.go)", () => {
+    const text = [
+      "hex: [0xFFFFFFFFFFFFFFFF, 0x1FFFFFFFFFFFFFFFF, +0xFFFFFFFFFFFFFFFF, -0x8000000000000000, -0x8000000000000001]",
+      "octal: [0o1777777777777777777777, 0o2000000000000000000000, 0o_2000000000000000000000]",
+      `binary: [0b${"1".repeat(64)}, 0b1${"0".repeat(64)}, -0b1${"0".repeat(64)}]`,
+      "legacy: [01777777777777777777777, 02000000000000000000000, 0777]",
+      "",
+    ].join("\n");
+    // ParseUint takes the uint64 range only without a sign; past it, yamlStyleFloat takes `0…` as decimal digits
+    const expected = {
+      hex: [2 ** 64, "0x1FFFFFFFFFFFFFFFF", "+0xFFFFFFFFFFFFFFFF", -(2 ** 63), "-0x8000000000000001"],
+      octal: [2 ** 64, "0o2000000000000000000000", "0o_2000000000000000000000"],
+      binary: [2 ** 64, `0b1${"0".repeat(64)}`, `-0b1${"0".repeat(64)}`],
+      legacy: [2 ** 64, 2e21, 511],
+    };
+    // the quick reading, and the full one (an anchor sends a document there)
+    for (const t of [text, `${text}anchored: &a 1\n`]) {
+      const { documents, findings } = parseSource(t, "big.yaml");
+      expect(findings).toEqual([]);
+      expect(documents[0]?.value).toMatchObject(expected);
+    }
+    // an explicit tag the text no longer takes is refused, as resolve() refuses it
+    expect(parseSource("a: !!int 0x1FFFFFFFFFFFFFFFF\n", "t.yaml").findings.map((f) => f.message)).toEqual([
+      "Invalid document: cannot decode !!str `0x1FFFFFFFFFFFFFFFF` as a !!int",
+    ]);
+  });
+
   it("reads a number past float64's range as the string go-yaml makes of it (strconv fails), in both readings", () => {
     const digits = "9".repeat(400);
     // The quick reading takes the first document; the anchor sends the second to the full one.
