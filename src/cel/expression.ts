@@ -12,6 +12,7 @@ import { CostExceeded, inDocument, Meter, PER_CALL_LIMIT, swapMeter, WorkExceede
 import { FUNCTIONS, planned } from "./environment.js";
 import type { CelBudget } from "./index.js";
 import { Checker, formatIssues } from "./language/checker.js";
+import { withOptionalSelects } from "./language/syntax.js";
 import { type CelT, DYN } from "./language/types.js";
 import { dynValue, LiteralMap } from "./language/values.js";
 import { parseOrExplain } from "./rules.js";
@@ -53,7 +54,7 @@ function compileUncached(text: string): { program?: CelExpression; error?: strin
   const checker = new Checker(FUNCTIONS, parsed.positions);
   checker.check(parsed.expr, new Map<string, CelT>([["self", DYN]]));
   if (checker.issues.length > 0) return { error: `compilation failed: ${formatIssues(text, checker.issues)}` };
-  const inst = instrument(parsed.expr);
+  const inst = instrument(withOptionalSelects(parsed, checker.optionalSelects));
   // self is JSON wrapped by dynValue: never a message
   const program: Compiled = { text, run: planned(inst.expr, false), baseCost: inst.baseCost };
   return { program };

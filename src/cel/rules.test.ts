@@ -256,6 +256,41 @@ describe("transition rules", () => {
   });
 });
 
+describe("a field selected from an optional (cel-go checkSelectField, applyQualifiers, evalTestOnly)", () => {
+  const obj = {
+    type: "object",
+    properties: { size: { type: "integer" }, limits: { type: "object", properties: { max: { type: "integer" } } } },
+  };
+  const rule = (text: string) => withRules(obj, { rule: text, message: "no", optionalOldSelf: true });
+  test("is an optional: none on create, or where the old object has no such field", () => {
+    const shrinks = rule("oldSelf.size.orValue(0) <= self.size");
+    expect(messages(shrinks, { size: 1 })).toEqual([]);
+    expect(messages(shrinks, { size: 1 }, {})).toEqual([]);
+    expect(messages(shrinks, { size: 3 }, { size: 2 })).toEqual([]);
+    expect(messages(shrinks, { size: 1 }, { size: 2 })).toEqual(['spec: Invalid value: "object": no']);
+    // every selection past an optional one is optional too
+    const nested = rule("oldSelf.limits.max.orValue(-1) == -1 || self.limits.max >= oldSelf.limits.max.value()");
+    expect(messages(nested, { limits: { max: 1 } }, { limits: {} })).toEqual([]);
+    expect(messages(nested, { limits: { max: 1 } }, {})).toEqual([]);
+    expect(messages(nested, { limits: { max: 1 } }, { limits: { max: 2 } })).toEqual([
+      'spec: Invalid value: "object": no',
+    ]);
+  });
+  test("has() of it asks whether the optional has a value with that field", () => {
+    const present = rule("has(oldSelf.size) == (self.size == 1)");
+    expect(messages(present, { size: 2 })).toEqual([]);
+    expect(messages(present, { size: 2 }, {})).toEqual([]);
+    expect(messages(present, { size: 1 }, { size: 5 })).toEqual([]);
+    expect(messages(present, { size: 2 }, { size: 5 })).toEqual(['spec: Invalid value: "object": no']);
+  });
+  test("is typed as an optional: used as the field's type it does not compile", () => {
+    const { findings } = compile(rule("oldSelf.size + 1 > self.size"));
+    expect(findings.map((f) => f.detail)).toEqual([
+      "compilation failed: ERROR: <input>:1:14: found no matching overload for '_+_' applied to '(optional_type(int), int)'\n | oldSelf.size + 1 > self.size\n | .............^",
+    ]);
+  });
+});
+
 describe("messages, messageExpression, reason, fieldPath", () => {
   const obj = {
     type: "object",

@@ -19,7 +19,7 @@ import {
 } from "./cost/meter.js";
 import { FUNCTIONS, planned } from "./environment.js";
 import { Checker, type Expr, formatIssue, formatIssues } from "./language/checker.js";
-import { parseRule, SyntaxErrorAt, walk } from "./language/syntax.js";
+import { parseRule, SyntaxErrorAt, walk, withOptionalSelects } from "./language/syntax.js";
 import { BOOL, type CelT, optionalOf, STRING, schemaType, schemaTypeName, typeKey } from "./language/types.js";
 import { asCel, toCelValue } from "./language/values.js";
 import { NONE, OptionalValue } from "./libraries/optional.js";
@@ -117,7 +117,7 @@ function compileUncached(text: string, vars: ReadonlyMap<string, CelT>, want: Ce
   }
   if (checker.issues.length > 0) return `compilation failed: ${formatIssues(text, checker.issues)}`;
   if (t.k !== want.k) return want.k === "bool" ? "cel expression must evaluate to a bool" : "must evaluate to a string";
-  const inst = instrument(parsed.expr);
+  const inst = instrument(withOptionalSelects(parsed, checker.optionalSelects));
   let run: Program["run"];
   try {
     run = planned(inst.expr);

@@ -88,6 +88,8 @@ export class Checker {
   private subst = new Map<string, CelT>();
   private fresh = 0;
   readonly issues: CheckIssue[] = [];
+  /** The selections found on an optional: what syntax.ts withOptionalSelects makes them for the runtime. */
+  readonly optionalSelects = new Set<bigint>();
 
   constructor(
     private readonly fns: FunctionTable,
@@ -333,8 +335,12 @@ export class Checker {
           if (ti !== undefined) return ti;
         }
         const operand = this.resolve(this.visit(sel.operand, scope));
-        const field = this.selectField(e, operand, sel.field);
-        return sel.testOnly ? (field.k === "error" ? ERROR : BOOL) : field;
+        // cel-go's checkSelectField: a field of an optional (`oldSelf.spec` with optionalOldSelf) is an optional
+        const optional = operand.k === "opaque" && operand.name === "optional_type";
+        if (optional) this.optionalSelects.add(e.id);
+        const field = this.selectField(e, optional ? this.resolve(operand.params[0] ?? DYN) : operand, sel.field);
+        if (field.k === "error") return ERROR;
+        return sel.testOnly ? BOOL : optional ? optionalOf(field) : field;
       }
       case "callExpr":
         return this.visitCall(e, k.value, scope);
