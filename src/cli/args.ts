@@ -23,7 +23,7 @@ Common options:
   --base REF       check: the revision to compare with (default HEAD: the uncommitted changes)
   --baseline F     check: accepted findings (from --write-baseline F): only new findings fail
   --write-baseline F  check: record the current findings in F as the baseline
-  --conversion P   convert: Conversion declarations (files or folders); --to VERSION the target version
+  --conversion P   convert: Conversion declarations (files or folders); --to VERSION the target version (v2 or group/v2)
   --crd P          CRD or SMD schema files or folders (repeatable); CRDs among the inputs count too
   --go-types P     Go API types (*_types.go files or folders) declaring unions (repeatable)
   --old P          the previous revision of the objects (matched by apiVersion/kind/namespace/name)

@@ -448,7 +448,9 @@ function convertCommand(args: ConvertArgs, io: Io, config: KunionConfig): number
       });
       continue;
     }
-    const result = convert(o.object, `${group}/${args.to}`, conversion, { share: true });
+    // `--to v2`, or the whole apiVersion as kubectl convert's --output-version takes it
+    const target = args.to.includes("/") ? args.to : `${group}/${args.to}`;
+    const result = convert(o.object, target, conversion, { share: true });
     if (result.object) converted.push(result.object);
     else
       problems.push({

@@ -524,6 +524,15 @@ describe("kunion convert", () => {
     const back = tempFile("v2.json", JSON.stringify(converted));
     const [v1] = JSON.parse(kunion("convert", ...common, "--to", "v1", "-o", "json", back).stdout);
     expect(v1.spec.schedule).toBe("*/1 * * * *");
+    // the target as a whole apiVersion, as kubectl convert --output-version takes it
+    const whole = kunion("convert", ...common, "--to", "batch.tutorial.kubebuilder.io/v1", "-o", "json", back);
+    expect(whole.code).toBe(0);
+    expect(JSON.parse(whole.stdout)).toEqual([v1]);
+    const elsewhere = kunion("convert", ...common, "--to", "batch/v1", back);
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toContain(
+      'cannot convert to unknown apiVersion "batch/v1": known versions are batch.tutorial.kubebuilder.io/v2, batch.tutorial.kubebuilder.io/v1',
+    );
   });
 
   it("names objects with no declared conversion, and a declaration file that holds none", () => {
