@@ -54,7 +54,7 @@ function compileUncached(text: string): { program?: CelExpression; error?: strin
   const checker = new Checker(FUNCTIONS, parsed.positions);
   checker.check(parsed.expr, new Map<string, CelT>([["self", DYN]]));
   if (checker.issues.length > 0) return { error: `compilation failed: ${formatIssues(text, checker.issues)}` };
-  const inst = instrument(withOptionalSelects(parsed, checker.optionalSelects));
+  const inst = instrument(withOptionalSelects(parsed.expr, checker.optionalSelects));
   // self is JSON wrapped by dynValue: never a message
   const program: Compiled = { text, run: planned(inst.expr, false), baseCost: inst.baseCost };
   return { program };

@@ -117,7 +117,7 @@ function compileUncached(text: string, vars: ReadonlyMap<string, CelT>, want: Ce
   }
   if (checker.issues.length > 0) return `compilation failed: ${formatIssues(text, checker.issues)}`;
   if (t.k !== want.k) return want.k === "bool" ? "cel expression must evaluate to a bool" : "must evaluate to a string";
-  const inst = instrument(withOptionalSelects(parsed, checker.optionalSelects));
+  const inst = instrument(withOptionalSelects(parsed.expr, checker.optionalSelects));
   let run: Program["run"];
   try {
     run = planned(inst.expr);

@@ -428,23 +428,19 @@ export function parseRule(src: string): Parsed {
 }
 
 /**
- * The selections the checker found on an optional (Checker.optionalSelects) as the runtime answers them:
- * `x.f` as `x.?f`, none where `x` is none or has no `f`, and `has(x.f)` as `x.?f.hasValue()` (cel-go's
- * applyQualifiers and evalTestOnly).
+ * The selections the checker found on an optional (Checker.optionalSelects) as the runtime answers them,
+ * once checked (the new nodes have no positions): `x.f` as `x.?f`, none where `x` is none or has no `f`,
+ * and `has(x.f)` as `x.?f.hasValue()` (cel-go's applyQualifiers and evalTestOnly).
  */
-export function withOptionalSelects({ expr, positions }: Parsed, ids: ReadonlySet<bigint>): Expr {
+export function withOptionalSelects(expr: Expr, ids: ReadonlySet<bigint>): Expr {
   if (ids.size === 0) return expr;
   let next = maxId(expr) + 1;
   return transform(expr, (e) => {
     const k = e.exprKind;
     if (k.case !== "selectExpr" || k.value.operand === undefined || !ids.has(e.id)) return e;
-    const id = next++;
-    positions[String(id)] = positions[String(e.id)] ?? 0;
-    const field = constNode(id, "stringValue", k.value.field);
+    const field = constNode(next++, "stringValue", k.value.field);
     if (!k.value.testOnly) return callNode(Number(e.id), OPT_SELECT, [k.value.operand, field]);
-    const select = next++;
-    positions[String(select)] = positions[String(e.id)] ?? 0;
-    return callNode(Number(e.id), "hasValue", [], callNode(select, OPT_SELECT, [k.value.operand, field]));
+    return callNode(Number(e.id), "hasValue", [], callNode(next++, OPT_SELECT, [k.value.operand, field]));
   });
 }
 
