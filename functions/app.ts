@@ -45,7 +45,13 @@ export function createApp(options: AppOptions): Hono {
     // Never a stack trace or an internal message in a response.
     return c.json({ error: "internal error" }, 500);
   });
-  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}`, field: "path" }, 404));
+  // Where a browser or `curl http://127.0.0.1:8080/` lands first: say where the routes are.
+  app.notFound((c) =>
+    c.json(
+      { error: `no route ${c.req.method} ${c.req.path}: the routes are in GET /openapi.json`, field: "path" },
+      404,
+    ),
+  );
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/openapi.json", (c) => c.json(openapi));

@@ -117,6 +117,9 @@ describe("GET routes", () => {
     const res = await post("/v1/echo", { a: 1 });
     expect(res.status).toBe(404);
     expect(await json(res)).toMatchObject({ field: "path" });
+    const root = await app.request("/");
+    expect(root.status).toBe(404);
+    expect(await json(root)).toEqual({ error: "no route GET /: the routes are in GET /openapi.json", field: "path" });
     const bench = createApp({ ...deployment, benchEcho: true });
     const echoed = await bench.request("/v1/echo", { method: "POST", body: '{"a":1}' });
     expect(await json(echoed)).toEqual({ a: 1 });
