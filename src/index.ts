@@ -32,6 +32,7 @@ export {
   checkRoundTrips,
   diffCrdDocuments,
   diffCrdFiles,
+  holdsTemplates,
   isConversion,
   loadConversions,
   loadWorkspace,

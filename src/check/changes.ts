@@ -7,6 +7,7 @@ import { checkRoundTrips, isConversion } from "./conversions.js";
 import { diffCrdDocuments } from "./crd-diff.js";
 import { withListItems } from "./lists.js";
 import { validateObjects } from "./objects.js";
+import { holdsTemplates } from "./templates.js";
 import { loadWorkspace, type ParsedFile, type TextFile } from "./workspace.js";
 
 /** A file the change touched: its text at the base (absent when new) and now. */
@@ -47,25 +48,26 @@ export interface CheckOptions extends DiffOptions {
  * file is parsed once (here, or by the caller, who hands the result in), and
  * the CRD comparison, the workspace and the round-trip check read the same
  * documents, so what parsing found is reported once (by the workspace).
- * Templates are never parsed as manifests: one notice says how many were
- * skipped.
+ * Templates (templates.ts) are read only to tell them from manifests, never
+ * checked as manifests: one notice says how many were skipped.
  */
 export function checkChanges(changed: readonly ChangedFile[], options: CheckOptions = {}): Finding[] {
   const findings: Finding[] = [];
-  const templates = changed.filter((f) => looksLikeTemplate(f.after));
-  if (templates.length > 0) {
-    const detail = `${templates.length} changed file(s) hold templates ({{ … }}), not manifests: not checked`;
-    findings.push(skippedNotice(detail, templates[0]?.path));
-  }
   const read = (path: string, text: string, parsed: ParsedSource | undefined): ParsedFile => ({
     path,
     text,
     ...(parsed ?? parseSource(text, path)),
   });
-  const files = changed
-    .filter((f) => !looksLikeTemplate(f.after))
-    .map((f) => ({
-      after: read(f.path, f.after, f.parsed?.after),
+  const afters = changed.map((f) => ({ f, after: read(f.path, f.after, f.parsed?.after) }));
+  const templates = afters.filter(({ after }) => holdsTemplates(after.text, after));
+  if (templates.length > 0) {
+    const detail = `${templates.length} changed file(s) hold templates ({{ … }}), not manifests: not checked`;
+    findings.push(skippedNotice(detail, templates[0]?.f.path));
+  }
+  const files = afters
+    .filter((a) => !templates.includes(a))
+    .map(({ f, after }) => ({
+      after,
       before: f.before === undefined ? undefined : read(f.path, f.before, f.parsed?.before),
     }));
   for (const { before, after } of files) {
@@ -79,7 +81,7 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
     goTypes: options.goTypes ?? [],
     // A changed file's base revision comes last, so it wins over a deleted file's copy of the same object.
     old: [
-      ...(options.deleted ?? []).filter((f) => !looksLikeTemplate(f.text)).map(quiet),
+      ...(options.deleted ?? []).map(quiet).filter((f) => !holdsTemplates(f.text, f)),
       ...files.flatMap((f) => (f.before === undefined ? [] : [f.before])),
     ],
     kubernetesVersion: options.kubernetesVersion,
@@ -106,10 +108,4 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
 function quiet(file: TextFile | ParsedFile): ParsedFile {
   const parsed = "documents" in file ? file : { ...file, ...parseSource(file.text, file.path) };
   return { ...parsed, findings: [] };
-}
-
-/** Helm and other templates: `{{` outside a comment line. */
-export function looksLikeTemplate(text: string): boolean {
-  // The line scan runs only where a `{{` is at all: most files have none, and the scan is costly on large ones.
-  return text.includes("{{") && /^(?!\s*#).*\{\{/m.test(text);
 }

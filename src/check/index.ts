@@ -10,7 +10,7 @@
  */
 export { type BuiltinSchemas, openApiSchemas } from "./builtins.js";
 export { buildCatalog, type Catalog, type GoSource, isSchemaDocument, type Resolved } from "./catalog.js";
-export { type ChangedFile, type CheckOptions, checkChanges, looksLikeTemplate } from "./changes.js";
+export { type ChangedFile, type CheckOptions, checkChanges } from "./changes.js";
 export { checkRoundTrips, isConversion, loadConversions } from "./conversions.js";
 export { type ChangeFinding, type CrdRevision, diffCrdDocuments, diffCrdFiles } from "./crd-diff.js";
 export { undecodableList, withListItems } from "./lists.js";
@@ -25,6 +25,7 @@ export {
   validateObject,
   validateObjects,
 } from "./objects.js";
+export { holdsTemplates, looksLikeTemplate } from "./templates.js";
 export {
   loadWorkspace,
   type ParsedFile,

@@ -12,9 +12,9 @@ import {
   type ChangedFile,
   checkChanges,
   type Finding,
+  holdsTemplates,
   type KubernetesRelease,
   type KunionConfig,
-  looksLikeTemplate,
   objectsOf,
   type ParsedFile,
   type TextFile,
@@ -90,7 +90,9 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
     ];
     const placed = placeRemovals(found, lines);
     const findings = change.acceptance ? accept(placed, { ...change.acceptance, config, files, parse }) : placed;
-    const parsed = checked.flatMap((f) => (f.parsed?.after === undefined ? [] : [f.parsed.after]));
+    const parsed = checked.flatMap((f) =>
+      f.parsed?.after === undefined || holdsTemplates(f.after, f.parsed.after) ? [] : [f.parsed.after],
+    );
     const objects = parsed.reduce((n, p) => n + objectsOf(p.documents, change.kubernetesVersion).objects.length, 0);
     const checkedFiles = parsed.length + deleted.length;
     return { findings, found: placed, lines, changed: checked, crds, goTypes, checkedFiles, objects };
@@ -129,16 +131,11 @@ export function checkCheckout(root: string, change: CheckoutChange): CheckoutRes
   return accepted(applySeverities(found, config.rules), parsedCrds, goTypes.files, checked);
 }
 
-/** A changed file with the sides checkChanges parses (none of a template's) parsed by the check's parser. */
+/** A changed file with the sides checkChanges reads (a template's new side only) parsed by the check's parser. */
 const parsedSides =
   (parse: Parse) =>
-  (f: ChangedFile): ChangedFile =>
-    looksLikeTemplate(f.after)
-      ? f
-      : {
-          ...f,
-          parsed: {
-            after: parse(f.after, f.path),
-            before: f.before === undefined ? undefined : parse(f.before, f.path),
-          },
-        };
+  (f: ChangedFile): ChangedFile => {
+    const after = parse(f.after, f.path);
+    if (holdsTemplates(f.after, after)) return { ...f, parsed: { after } };
+    return { ...f, parsed: { after, before: f.before === undefined ? undefined : parse(f.before, f.path) } };
+  };

@@ -41,6 +41,7 @@ import {
   formatSarif,
   formatText,
   fromJsonPointer,
+  holdsTemplates,
   type JsonValue,
   type KubernetesRelease,
   type KunionConfig,
@@ -50,6 +51,8 @@ import {
   looksLikeTemplate,
   type NormalizedObject,
   normalizeObjects,
+  type ParsedFile,
+  parseSource,
   printYaml,
   releaseOf,
   type SourceDocument,
@@ -164,8 +167,12 @@ const configured = (globs: readonly string[] | undefined) => readGlobbed(process
 function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernetesVersion?: KubernetesRelease) {
   const { files: found, ignored, problems } = manifests(args.paths, [...args.ignore, ...(config.ignore ?? [])]);
   // Helm and other templates are not manifests until rendered: left out, with one notice (as kunion check does).
-  const templates = found.filter((f) => looksLikeTemplate(f.text));
-  const inputs = found.filter((f) => !looksLikeTemplate(f.text));
+  // A file with `{{` is read here, once, to tell a template from a manifest whose strings hold `{{`.
+  const read = found.map((f): TextFile | ParsedFile =>
+    looksLikeTemplate(f.text) ? { ...f, ...parseSource(f.text, f.path) } : f,
+  );
+  const templates = read.filter((f) => "findings" in f && holdsTemplates(f.text, f));
+  const inputs = read.filter((f) => !templates.includes(f));
   const skipped = [
     ...ignored,
     ...skippedFiles(
@@ -178,7 +185,12 @@ function load(args: ValidateArgs | NormalizeArgs, config: KunionConfig, kubernet
   const crdFiles = readInputs(args.crd);
   const goFiles = readInputs(args.goTypes, isGoTypes);
   const old = readInputs(args.old ? [args.old] : []);
-  const declarations = [...crdFiles.files, ...crds.files];
+  // A file given both ways (`--crd dir dir`) and read above is not read again.
+  const readHere = new Map(read.flatMap((f) => ("findings" in f ? [[f.path, f] as const] : [])));
+  const declarations = [...crdFiles.files, ...crds.files].map((f) => {
+    const known = readHere.get(f.path);
+    return known?.text === f.text ? known : f;
+  });
   // A Go file that is not UTF-8 comes parsed, as its parse error: it is not read as Go.
   const unreadGo = goFiles.files.flatMap((f) => ("findings" in f ? f.findings : []));
   const workspace = loadWorkspace({

@@ -195,15 +195,19 @@ describe("floods", () => {
     expect(lines[0]).toMatch(/^.*broken\.yaml:2:1: error parse: .* \(8 times; also at lines 4, 6, 8, 10, 12, …\)$/);
   });
 
-  it("templated files are left out with one notice, as kunion check does", () => {
+  it("templated files are left out with one notice, as kunion check does; `{{` in a manifest's strings is checked", () => {
     const dir = folder({
       "templates/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n",
       "templates/b.yaml": `# {{ a comment is not a template }}\n${configMap("Bad")}`,
       "templates/c.yaml": "{{- if .Values.x }}\nkind: Foo\n{{- end }}\n",
+      // an Alertmanager template kept in a ConfigMap: a manifest, checked (its number is no string)
+      "alerts.yaml":
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: alerts}\ndata:\n  slack.tmpl: |\n    {{ define "title" }}[{{ .Status }}]{{ end }}\n  retries: 3\n',
     });
     const { code, stdout } = kunion("validate", dir);
     expect(code).toBe(1);
     expect(stdout.trim().split("\n")).toEqual([
+      expect.stringContaining('alerts.yaml:7:3: error schema: data.retries: Invalid value: "integer"'),
       `${join(dir, "templates/a.yaml")}:1:1: notice skipped: 2 file(s) hold templates ({{ … }}), not manifests: not checked (render them first, e.g. helm template)`,
       expect.stringContaining("b.yaml:4:12: error schema: metadata.name"),
     ]);
