@@ -15,7 +15,7 @@ describe("holdsTemplates", () => {
     ["include and nindent", 'metadata:\n  labels:\n    {{- include "chart.labels" . | nindent 4 }}\n'],
     ["a control line", "kind: ConfigMap\n{{- if $enabled }}\ndata: {a: b}\n{{- end }}\n"],
     ["an unquoted action as a value", "kind: ConfigMap\nmetadata:\n  name: {{ $name }}\n"],
-    ["a `{{` in a comment after a value", "kind: ConfigMap\ndata:\n  a: b # {{ $x }}\n"],
+    ["an unquoted action before a comment", "kind: ConfigMap\nmetadata:\n  name: {{ $name }} # the name\n"],
     ["text that does not parse", "kind: ConfigMap\ndata: [{{ $x }}\n"],
   ])("%s: a template", (_, text) => {
     expect(holds(text)).toBe(true);
@@ -37,6 +37,8 @@ describe("holdsTemplates", () => {
       'kind: ConfigMap\ndata:\n  t.tmpl: |\n    {{ define "slack.title" }}{{ template "x" . }}{{ end }}\n',
     ],
     ["an alias repeating a string", 'a: &x "{{ $y }}"\nb: *x\n'],
+    ["a `{{` in a comment after a value", 'kind: Workflow\nvalue: "{{duration}}"  # or {{workflow.duration}}\n'],
+    ["a `#` inside a string", 'kind: ConfigMap\ndata:\n  a: "x #{{ $y }}"\n'],
     ["two documents", 'a: "{{ $x }}"\n---\nb: "{{ $y }}"\n'],
   ])("%s: a manifest", (_, text) => {
     expect(holds(text)).toBe(false);

@@ -19,16 +19,18 @@ const helmAction =
 
 /**
  * Whether `text`, read as `parsed`, holds templates: an action names Helm's objects or functions, or a
- * `{{` stands where the YAML has no string (a `{{- if … }}` line, an unquoted `{{ .x }}` value, a document
- * that did not parse, a comment after a value). Every other `{{` is inside a string of a manifest.
+ * `{{` stands where the YAML has neither a string nor a comment (a `{{- if … }}` line, an unquoted `{{ .x }}`
+ * value, a document that did not parse). Every other `{{` is inside a string of a manifest, or a comment.
  */
 export function holdsTemplates(text: string, parsed: ParsedSource): boolean {
   if (!looksLikeTemplate(text)) return false;
   if (helmAction.test(text)) return true;
   let inStrings = 0;
   for (const d of parsed.documents) inStrings += opensIn(d.value);
+  // Comments are no strings: a `#` after a blank starts one, here as in YAML (inside a string it may not,
+  // and that `{{` is then left out of the text's count only, which errs towards a manifest).
   let inText = 0;
-  for (const line of text.split("\n")) if (!/^\s*#/.test(line)) inText += opens(line);
+  for (const line of text.split("\n")) inText += opens(line.replace(/(?:^|\s)#.*$/, ""));
   return inStrings < inText;
 }
 
