@@ -47,14 +47,18 @@ export interface CelBudget {
  * its own `properties`/`items`/`type`/`format`/`x-kubernetes-*` give `self` its type). A rule that does not
  * parse or type-check, a bad messageExpression, a bad fieldPath → findings under
  * `schemaPath` + ["x-kubernetes-validations", i, <field>] (type "SchemaError", rule "cel"). Never throws.
- * Compiled programs are cached by (rule text, type), so 1,000 identical rules compile once.
+ * Compiled programs are cached by (rule text, type), so 1,000 identical rules compile once. `resourceRoot`:
+ * the node is a custom resource's root, whose rules always see apiVersion, kind, metadata.name and
+ * metadata.generateName, declared or not (apiserver's SchemaDeclType, WithTypeAndObjectMeta), as an
+ * embedded resource's do.
  */
 export function compileRules(
   node: JsonObject,
   schemaPath: FieldPath,
+  resourceRoot = false,
 ): { rules: CelRules | undefined; findings: Finding[] } {
   try {
-    const { rules, findings } = compileRulesImpl(node, schemaPath);
+    const { rules, findings } = compileRulesImpl(node, schemaPath, resourceRoot);
     return { rules: rules as CelRules | undefined, findings };
   } catch (e) {
     const detail = `internal error compiling rules: ${e instanceof Error ? e.message : String(e)}`;

@@ -9,8 +9,8 @@ import { escapeName, unescapeName } from "./language/escape.js";
 const budget = () => ({ remaining: 10_000_000 });
 const corpus = join(import.meta.dirname, "../../../shared/corpus");
 
-function compile(node: JsonObject) {
-  const out = compileRules(node, ["spec", "validation", "openAPIV3Schema"]);
+function compile(node: JsonObject, resourceRoot = false) {
+  const out = compileRules(node, ["spec", "validation", "openAPIV3Schema"], resourceRoot);
   return out;
 }
 function withRules(schema: JsonObject, ...rules: JsonObject[]): JsonObject {
@@ -186,14 +186,28 @@ describe("values are typed from the schema", () => {
     ]);
   });
   test("embedded resources and the resource root see apiVersion, kind, metadata.name", () => {
-    const root = withRules(
-      {
-        type: "object",
-        properties: { apiVersion: { type: "string" }, kind: { type: "string" }, metadata: { type: "object" } },
-      },
-      { rule: "self.metadata.name.startsWith('x') && self.kind == 'K'" },
+    const rule = { rule: "self.metadata.name.startsWith('x') && self.kind == 'K'" };
+    const object = { apiVersion: "v1", kind: "K", metadata: { name: "xy", labels: { a: "b" } }, spec: {} };
+    // declared or not: apiserver's SchemaDeclType gives the root WithTypeAndObjectMeta
+    for (const properties of [
+      { apiVersion: { type: "string" }, kind: { type: "string" }, metadata: { type: "object" } },
+      { spec: { type: "object" } },
+    ]) {
+      const { rules, findings } = compile(withRules({ type: "object", properties }, rule), true);
+      expect(findings).toEqual([]);
+      expect(evaluateRules(rules!, object, undefined, [], budget(), "type")).toEqual([]);
+    }
+    // a node below the root that declares the same fields is no resource: its metadata is what it declares
+    const nested = compile(
+      withRules(
+        {
+          type: "object",
+          properties: { apiVersion: { type: "string" }, kind: { type: "string" }, metadata: { type: "object" } },
+        },
+        rule,
+      ),
     );
-    expect(messages(root, { apiVersion: "v1", kind: "K", metadata: { name: "xy", labels: { a: "b" } } })).toEqual([]);
+    expect(nested.findings.map((f) => f.detail)).toEqual([expect.stringContaining("undefined field 'name'")]);
     const embedded = withRules(
       { type: "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true },
       { rule: "self.kind == 'Pod'" },

@@ -129,12 +129,6 @@ function compileUncached(text: string, vars: ReadonlyMap<string, CelT>, want: Ce
 
 const hasNewlines = (s: string) => /[\n\r]/.test(s);
 
-/** Resource root: a node declaring apiVersion, kind and metadata gets the server's `WithTypeAndObjectMeta`. */
-function isResourceRoot(node: JsonObject): boolean {
-  const props = getKey(node, "properties");
-  return isObject(props) && ["apiVersion", "kind", "metadata"].every((k) => getKey(props, k) !== undefined);
-}
-
 function unescapeSingleQuote(s: string): string | undefined {
   let out = "";
   for (let i = 0; i < s.length; i++) {
@@ -225,12 +219,12 @@ function schemaFinding(
   return finding({ type, path, detail, rule: "cel", badValue });
 }
 
-export function compileRulesImpl(node: JsonObject, schemaPath: FieldPath): Out {
+export function compileRulesImpl(node: JsonObject, schemaPath: FieldPath, resourceRoot: boolean): Out {
   const findings: Finding[] = [];
   const list = getKey(node, "x-kubernetes-validations");
   if (!Array.isArray(list) || list.length === 0) return { rules: undefined, findings };
   const base = [...schemaPath, "x-kubernetes-validations"];
-  const selfType = schemaType(node, isResourceRoot(node));
+  const selfType = schemaType(node, resourceRoot);
   if (selfType === undefined) {
     findings.push(
       schemaFinding(

@@ -177,7 +177,8 @@ class Compiler {
 
   /** The node's rules, compiled by the CEL module (which ratchets rules without oldSelf itself). */
   private cel(raw: JsonObject, path: readonly PathSegment[]): CelRules | undefined {
-    const { rules, findings } = compileRules(raw, path);
+    // the schema's root is a resource's (a CRD version's schema, a built-in kind's)
+    const { rules, findings } = compileRules(raw, path, path.length === 0);
     for (const f of findings) this.findings.push(f);
     return rules;
   }
