@@ -189,10 +189,11 @@ describe("values are typed from the schema", () => {
     const rule = { rule: "self.metadata.name.startsWith('x') && self.kind == 'K'" };
     const object = { apiVersion: "v1", kind: "K", metadata: { name: "xy", labels: { a: "b" } }, spec: {} };
     // declared or not: apiserver's SchemaDeclType gives the root WithTypeAndObjectMeta
-    for (const properties of [
+    const declared: JsonObject[] = [
       { apiVersion: { type: "string" }, kind: { type: "string" }, metadata: { type: "object" } },
       { spec: { type: "object" } },
-    ]) {
+    ];
+    for (const properties of declared) {
       const { rules, findings } = compile(withRules({ type: "object", properties }, rule), true);
       expect(findings).toEqual([]);
       expect(evaluateRules(rules!, object, undefined, [], budget(), "type")).toEqual([]);
