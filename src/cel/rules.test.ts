@@ -437,6 +437,28 @@ describe("compile errors are SchemaError findings", () => {
     const f = compile(withRules(obj, { rule: "self.b == 1" })).findings[0]!;
     expect(f.path).toEqual(["spec", "validation", "openAPIV3Schema", "x-kubernetes-validations", 0, "rule"]);
   });
+  // cel-go's Errors.ToDisplayString (common/errors.go): sorted by line and column, at most 100, then a count
+  test("several errors: in the order of their places, a hundred at most", () => {
+    // the checker meets the arguments before the call it cannot resolve, which stands before them
+    expect(detail("self.l.nope(a, b)")).toBe(
+      [
+        "compilation failed: ERROR: <input>:1:12: undeclared reference to 'nope' (in container '')",
+        " | self.l.nope(a, b)",
+        " | ...........^",
+        "ERROR: <input>:1:13: undeclared reference to 'a' (in container '')",
+        " | self.l.nope(a, b)",
+        " | ............^",
+        "ERROR: <input>:1:16: undeclared reference to 'b' (in container '')",
+        " | self.l.nope(a, b)",
+        " | ...............^",
+      ].join("\n"),
+    );
+    const names = Array.from({ length: 102 }, (_, i) => `x${i}`);
+    const shown = detail(`[${names.join(", ")}].size() == 0`).split("\n");
+    expect(shown.filter((l) => l.startsWith("ERROR:") || l.startsWith("compilation failed: ERROR:"))).toHaveLength(100);
+    expect(shown.at(-1)).toBe("2 more errors were truncated");
+    expect(shown.at(-2)).toMatch(/^ \| \.+\^$/);
+  });
   test("the other rules of the node still compile", () => {
     const out = compile(withRules(obj, { rule: "self.b == 1" }, { rule: "self.a > 0" }));
     expect(out.findings).toHaveLength(1);

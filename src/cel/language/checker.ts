@@ -555,8 +555,20 @@ export function qualifiedName(e: Expr): string | undefined {
 }
 
 /** cel-go's rendering of issues: `ERROR: <input>:1:6: msg` with the source line and a caret. */
+/** cel-go's Errors.maxErrorsToReport: the errors past it are counted, not shown. */
+const MAX_ERRORS_SHOWN = 100;
+
+/**
+ * The issues as cel-go's Errors.ToDisplayString shows them: in the order of their places in the source (a
+ * stable sort, so issues at one place keep the order they were found in), at most a hundred, then how many more.
+ */
 export function formatIssues(source: string, issues: readonly CheckIssue[]): string {
-  return issues.map((i) => formatIssue(source, i.offset, i.message)).join("\n");
+  const shown = [...issues]
+    .sort((a, b) => a.offset - b.offset)
+    .slice(0, MAX_ERRORS_SHOWN)
+    .map((i) => formatIssue(source, i.offset, i.message));
+  if (issues.length > MAX_ERRORS_SHOWN) shown.push(`${issues.length - MAX_ERRORS_SHOWN} more errors were truncated`);
+  return shown.join("\n");
 }
 
 export function formatIssue(source: string, offset: number, message: string): string {
