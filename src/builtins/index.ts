@@ -15,6 +15,7 @@ export { nameRuleFor } from "./names.js";
 export { groupVersionOf, type OpenAPIDocument, tableFromOpenAPI } from "./openapi.js";
 export { type BuiltinKind, builtinKinds, builtinSchemaFor } from "./registry.js";
 export {
+  celLibrariesOf,
   defaultRelease,
   isKubernetesRelease,
   type KubernetesRelease,

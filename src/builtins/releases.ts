@@ -25,3 +25,10 @@ export function releaseOf(value: unknown): { release: KubernetesRelease } | { er
 
 /** The minor number of a release: 35 for "1.35". */
 export const minorOf = (release: KubernetesRelease): number => Number(release.slice(2));
+
+/**
+ * The Kubernetes minor whose CEL libraries the API server of minor `minor` compiles a new expression with (a CRD's rule,
+ * an admission policy's expression): its compatibility version, one minor below its own
+ * (apiserver pkg/cel/environment DefaultCompatibilityVersion, component-base's MinCompatibilityVersion).
+ */
+export const celLibrariesOf = (minor: number): number => minor - 1;

@@ -8,7 +8,7 @@
  * configuration has them, `params`, `authorizer` with `authorizer.requestResource`, and `variables` (each
  * typed by its expression, ComposedVariables). Never run.
  */
-import { FUNCTIONS } from "./environment.js";
+import { type CelLibraries, celLibraries } from "./environment.js";
 import { Checker, type FunctionTable, formatIssues, functionTable, type StructTypes } from "./language/checker.js";
 import { parseSignatures } from "./language/signatures.js";
 import { BOOL, type CelT, DYN, INT, listOf, mapOf, opaque, STRING, TIMESTAMP, typeName } from "./language/types.js";
@@ -26,6 +26,11 @@ export interface AdmissionVariables {
   patchTypes?: boolean;
   /** `variables`: a ValidatingAdmissionPolicy's spec.variables composed so far, where the expression sees them. */
   variables: ComposedVariables | undefined;
+  /**
+   * The Kubernetes minor whose CEL libraries a new expression may use (the API server's compatibility version,
+   * environment.ts celLibraries); every one when absent.
+   */
+  libraries?: number;
 }
 
 /**
@@ -57,13 +62,21 @@ const patchTypes: StructTypes = (name) => {
   return undefined;
 };
 
-const ADMISSION_FUNCTIONS: FunctionTable = functionTable(...FUNCTIONS.byName.values(), AUTHZ_OVERLOADS);
-
 /** library.JSONPatch, in the environment of a mutating policy's mutations. */
-const PATCH_FUNCTIONS: FunctionTable = functionTable(
-  ...ADMISSION_FUNCTIONS.byName.values(),
-  parseSignatures("jsonpatch.escapeKey(string) -> string"),
-);
+const JSON_PATCH_OVERLOADS = parseSignatures("jsonpatch.escapeKey(string) -> string");
+
+const admissionTables = new Map<CelLibraries, { admission: FunctionTable; patch: FunctionTable }>();
+
+/** The functions of an admission expression's environment (the authorizer's too), and of a mutation's. */
+function admissionFunctions(libraries: CelLibraries): { admission: FunctionTable; patch: FunctionTable } {
+  let tables = admissionTables.get(libraries);
+  if (tables === undefined) {
+    const admission = functionTable(...libraries.functions.byName.values(), AUTHZ_OVERLOADS);
+    tables = { admission, patch: functionTable(...admission.byName.values(), JSON_PATCH_OVERLOADS) };
+    admissionTables.set(libraries, tables);
+  }
+  return tables;
+}
 
 const JSON_PATCH: CelT = { k: "object", name: "JSONPatch", fields: new Map() };
 
@@ -174,11 +187,13 @@ export function admissionExpressionError(
 }
 
 function compile(text: string, vars: AdmissionVariables, result: AdmissionResult): { error?: string; type?: CelT } {
-  const read = parseOrExplain(text);
+  const libraries = celLibraries(vars.libraries);
+  const read = parseOrExplain(text, libraries.macros);
   if ("error" in read) return { error: read.error };
+  const functions = admissionFunctions(libraries);
   const checker = vars.patchTypes
-    ? new Checker(PATCH_FUNCTIONS, read.parsed.positions, patchTypes)
-    : new Checker(ADMISSION_FUNCTIONS, read.parsed.positions);
+    ? new Checker(functions.patch, read.parsed.positions, patchTypes)
+    : new Checker(functions.admission, read.parsed.positions);
   let type: CelT;
   try {
     type = checker.check(read.parsed.expr, scopeOf(vars));

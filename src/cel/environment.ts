@@ -9,12 +9,43 @@
 import { type CelEnv, type CelFunc, celEnv, plan } from "@bufbuild/cel";
 import { metered, meteredOverloads, type Overloads } from "./cost/cost.js";
 import { TICK, tickFunc } from "./cost/instrument.js";
-import { type Expr, isTypeIdent } from "./language/checker.js";
+import { type Expr, type FunctionTable, isTypeIdent } from "./language/checker.js";
 import { compile, Unsupported } from "./language/evaluate.js";
-import { selectFromVariables, VAR, walk } from "./language/syntax.js";
-import { RUNTIME_FUNCS } from "./libraries/index.js";
+import { type Macros, selectFromVariables, VAR, walk } from "./language/syntax.js";
+import { functionsOf, INTRODUCED, RUNTIME_FUNCS } from "./libraries/index.js";
 
 export { FUNCTIONS } from "./libraries/index.js";
+
+/** The functions and macros a new expression may use: the checker's side of an environment. */
+export interface CelLibraries {
+  /** The Kubernetes minor whose base environment this is (environment/base.go); Infinity: the newest. */
+  readonly minor: number;
+  readonly functions: FunctionTable;
+  readonly macros: Macros;
+}
+
+const librarySets = new Map<number, CelLibraries>();
+
+/**
+ * The libraries of Kubernetes minor `minor`'s base CEL environment (every one by default): what an API server
+ * compiles a new expression with is its compatibility version's, one minor below its own
+ * (DefaultCompatibilityVersion); an expression it already stores runs with all it has, so the runtime has every
+ * function whatever the libraries.
+ */
+export function celLibraries(minor = Number.POSITIVE_INFINITY): CelLibraries {
+  let libraries = librarySets.get(minor);
+  if (libraries === undefined) {
+    libraries = {
+      minor,
+      functions: functionsOf(minor),
+      macros: {
+        twoVariable: minor >= INTRODUCED.twoVariableComprehensions,
+      },
+    };
+    librarySets.set(minor, libraries);
+  }
+  return libraries;
+}
 
 function buildEnv(): CelEnv {
   // @bufbuild/cel's standard library and the declared functions, as one resolver, each then metered.

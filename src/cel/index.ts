@@ -24,6 +24,7 @@ import { type Finding, finding } from "../findings/index.js";
 import type { FieldPath } from "../path/index.js";
 import type { JsonObject, JsonValue } from "../value/index.js";
 import type { WorkBudget } from "./cost/meter.js";
+import { celLibraries } from "./environment.js";
 import { type CelBadValue, type CompiledRules, compileRulesImpl, evaluateRulesImpl } from "./rules.js";
 
 export { DOCUMENT_WORK_LIMIT, PER_CALL_LIMIT, RUNTIME_BUDGET, WorkBudget, withWorkBudget } from "./cost/meter.js";
@@ -50,15 +51,17 @@ export interface CelBudget {
  * Compiled programs are cached by (rule text, type), so 1,000 identical rules compile once. `resourceRoot`:
  * the node is a custom resource's root, whose rules always see apiVersion, kind, metadata.name and
  * metadata.generateName, declared or not (apiserver's SchemaDeclType, WithTypeAndObjectMeta), as an
- * embedded resource's do.
+ * embedded resource's do. `libraries`: the Kubernetes minor whose CEL libraries the rules may use (a new rule
+ * is compiled with the API server's compatibility version's, environment.ts celLibraries); every one when absent.
  */
 export function compileRules(
   node: JsonObject,
   schemaPath: FieldPath,
   resourceRoot = false,
+  libraries?: number,
 ): { rules: CelRules | undefined; findings: Finding[] } {
   try {
-    const { rules, findings } = compileRulesImpl(node, schemaPath, resourceRoot);
+    const { rules, findings } = compileRulesImpl(node, schemaPath, resourceRoot, celLibraries(libraries));
     return { rules: rules as CelRules | undefined, findings };
   } catch (e) {
     const detail = `internal error compiling rules: ${e instanceof Error ? e.message : String(e)}`;

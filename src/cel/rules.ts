@@ -17,9 +17,17 @@ import {
   withMeter,
   workBudget,
 } from "./cost/meter.js";
-import { FUNCTIONS, planned } from "./environment.js";
+import { type CelLibraries, planned } from "./environment.js";
 import { Checker, type Expr, formatIssue, formatIssues } from "./language/checker.js";
-import { parseRule, SyntaxErrorAt, walk, withOptionalSelects } from "./language/syntax.js";
+import {
+  ALL_MACROS,
+  MacroError,
+  type Macros,
+  parseRule,
+  SyntaxErrorAt,
+  walk,
+  withOptionalSelects,
+} from "./language/syntax.js";
 import { BOOL, type CelT, optionalOf, STRING, schemaType, schemaTypeName, typeKey } from "./language/types.js";
 import { asCel, toCelValue } from "./language/values.js";
 import { NONE, OptionalValue } from "./libraries/optional.js";
@@ -73,11 +81,16 @@ function referencesOldSelf(e: Expr): boolean {
 const syntaxPos = /^<input>:(\d+):(\d+): ([\s\S]*)$/;
 
 /** Parses, checks and plans `text`; a string is the compile error detail (without the "compilation failed" prefix). */
-function compileProgram(text: string, vars: ReadonlyMap<string, CelT>, want: CelT): Program | string {
-  const key = `${want.k}\u0000${[...vars].map(([n, t]) => `${n}=${typeKey(t)}`).join("\u0000")}\u0000${text}`;
+function compileProgram(
+  text: string,
+  vars: ReadonlyMap<string, CelT>,
+  want: CelT,
+  libraries: CelLibraries,
+): Program | string {
+  const key = `${want.k}\u0000${libraries.minor}\u0000${[...vars].map(([n, t]) => `${n}=${typeKey(t)}`).join("\u0000")}\u0000${text}`;
   const hit = programCache.get(key);
   if (hit !== undefined) return hit;
-  const out = compileUncached(text, vars, want);
+  const out = compileUncached(text, vars, want, libraries);
   if (programCache.size >= CACHE_LIMIT) programCache.clear();
   programCache.set(key, out);
   return out;
@@ -88,10 +101,14 @@ function compileProgram(text: string, vars: ReadonlyMap<string, CelT>, want: Cel
  * <input>:l:c: Syntax error: …`), with positions in the text as written: the
  * parser sees preprocessed text, so its positions go back through an offset table.
  */
-export function parseOrExplain(text: string): { parsed: ReturnType<typeof parseRule> } | { error: string } {
+export function parseOrExplain(
+  text: string,
+  macros: Macros = ALL_MACROS,
+): { parsed: ReturnType<typeof parseRule> } | { error: string } {
   try {
-    return { parsed: parseRule(text) };
+    return { parsed: parseRule(text, macros) };
   } catch (e) {
+    if (e instanceof MacroError) return { error: `compilation failed: ${formatIssue(text, e.offset, e.message)}` };
     if (!(e instanceof SyntaxErrorAt))
       return { error: `compilation failed: ${e instanceof Error ? e.message : String(e)}` };
     const m = syntaxPos.exec(e.message);
@@ -104,11 +121,16 @@ export function parseOrExplain(text: string): { parsed: ReturnType<typeof parseR
   }
 }
 
-function compileUncached(text: string, vars: ReadonlyMap<string, CelT>, want: CelT): Program | string {
-  const read = parseOrExplain(text);
+function compileUncached(
+  text: string,
+  vars: ReadonlyMap<string, CelT>,
+  want: CelT,
+  libraries: CelLibraries,
+): Program | string {
+  const read = parseOrExplain(text, libraries.macros);
   if ("error" in read) return read.error;
   const { parsed } = read;
-  const checker = new Checker(FUNCTIONS, parsed.positions);
+  const checker = new Checker(libraries.functions, parsed.positions);
   let t: CelT;
   try {
     t = checker.check(parsed.expr, vars);
@@ -219,7 +241,12 @@ function schemaFinding(
   return finding({ type, path, detail, rule: "cel", badValue });
 }
 
-export function compileRulesImpl(node: JsonObject, schemaPath: FieldPath, resourceRoot: boolean): Out {
+export function compileRulesImpl(
+  node: JsonObject,
+  schemaPath: FieldPath,
+  resourceRoot: boolean,
+  libraries: CelLibraries,
+): Out {
   const findings: Finding[] = [];
   const list = getKey(node, "x-kubernetes-validations");
   if (!Array.isArray(list) || list.length === 0) return { rules: undefined, findings };
@@ -294,7 +321,7 @@ export function compileRulesImpl(node: JsonObject, schemaPath: FieldPath, resour
       ["self", selfType],
       ["oldSelf", optionalOldSelf ? optionalOf(selfType) : selfType],
     ]);
-    const program = compileProgram(rule, vars, BOOL);
+    const program = compileProgram(rule, vars, BOOL, libraries);
     if (typeof program === "string") {
       findings.push(schemaFinding(at("rule"), program));
       ok = false;
@@ -303,7 +330,7 @@ export function compileRulesImpl(node: JsonObject, schemaPath: FieldPath, resour
     }
     let msgProgram: Program | undefined;
     if (messageExpression.trim() !== "") {
-      const p = compileProgram(messageExpression, vars, STRING);
+      const p = compileProgram(messageExpression, vars, STRING, libraries);
       if (typeof p === "string")
         findings.push(
           schemaFinding(

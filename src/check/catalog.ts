@@ -1,4 +1,11 @@
-import { builtinSchemaFor, hasBuiltinSchema } from "../builtins/index.js";
+import {
+  builtinSchemaFor,
+  celLibrariesOf,
+  defaultRelease,
+  hasBuiltinSchema,
+  type KubernetesRelease,
+  minorOf,
+} from "../builtins/index.js";
 import { type Crd, type CrdVersion, isCrd, readCrd } from "../crd/index.js";
 import { type Finding, finding, reroot } from "../findings/index.js";
 import { attachGoUnions, fromSMDSchema, type GoTypes, parseGoTypes, type SchemaNode } from "../schema/index.js";
@@ -53,12 +60,15 @@ const isSmdSchema = (value: JsonValue) =>
 /**
  * Reads every CRD and schema among the documents. Each CRD version's schema
  * is compiled here, once, so that a pattern RE2 refuses or a CEL rule that
- * does not compile is reported on the CRD's own line even with no object.
+ * does not compile is reported on the CRD's own line even with no object;
+ * its rules with the CEL libraries `release`'s API server gives a new rule.
  */
 export function buildCatalog(
   documents: readonly SourceDocument[],
   goSources: readonly GoSource[] = [],
+  release: KubernetesRelease = defaultRelease,
 ): { catalog: Catalog; findings: Finding[] } {
+  const celLibraries = celLibrariesOf(minorOf(release));
   const findings: Finding[] = [];
   const crds: Crd[] = [];
   const compiled = new Map<CrdVersion, CompiledSchema>();
@@ -90,7 +100,7 @@ export function buildCatalog(
       }
       for (const version of crd.versions) {
         if (version.openAPIV3Schema) {
-          const result = compileSchema(version.openAPIV3Schema);
+          const result = compileSchema(version.openAPIV3Schema, { celLibraries });
           compiled.set(version, result.compiled);
           const inCrd = result.findings.map((f) => reroot(f, version.schemaPath));
           findings.push(...located(doc, inCrd));

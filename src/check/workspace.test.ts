@@ -47,4 +47,23 @@ describe("loadWorkspace", () => {
     // Once as the input, once as the old revision: the same as two texts would give.
     expect(fromParsed.findings.filter((f) => f.rule === "parse")).toHaveLength(2);
   });
+
+  // apiserver pkg/cel/environment: a CRD's new rule is compiled with the libraries of the server's compatibility
+  // version (DefaultCompatibilityVersion, one minor below its own); base.go introduces TwoVarComprehensions at 1.32
+  it("compiles a CRD's rules with the libraries the release's API server gives a new rule", () => {
+    const text = widgetCrd({
+      properties:
+        "spec: {type: object, additionalProperties: {type: string}, x-kubernetes-validations: [{rule: \"self.all(k, v, v != '')\"}]}",
+    });
+    const ruleErrors = (kubernetesVersion: "1.32" | "1.33" | "1.36") =>
+      loadWorkspace({ inputs: [{ path: "crd.yaml", text }], kubernetesVersion })
+        .findings.filter((f) => f.rule === "cel")
+        .map((f) => [f.line, f.detail?.split("\n")[0]]);
+    // 1.32 compiles new rules with 1.31's libraries: no two-variable comprehensions
+    expect(ruleErrors("1.32")).toEqual([
+      [16, "compilation failed: ERROR: <input>:1:9: undeclared reference to 'all' (in container '')"],
+    ]);
+    expect(ruleErrors("1.33")).toEqual([]);
+    expect(ruleErrors("1.36")).toEqual([]);
+  });
 });

@@ -27,7 +27,10 @@ export interface WorkspaceInput {
   goTypes?: readonly TextFile[];
   /** The previous revision of the objects. */
   old?: readonly (TextFile | ParsedFile)[];
-  /** The release the objects are for (default the newest): the API versions it serves. */
+  /**
+   * The release the objects are for (default the newest): the API versions it serves, the CEL libraries its
+   * CRDs' rules may use.
+   */
   kubernetesVersion?: KubernetesRelease;
 }
 
@@ -72,7 +75,7 @@ export function loadWorkspace(input: WorkspaceInput): Workspace {
   const inputs = parseAll(input.inputs, parsed);
   const old = parseAll(input.old ?? []);
   const declarations = new Set([...crds.documents, ...inputs.documents]);
-  const { catalog, findings: declared } = buildCatalog([...declarations], input.goTypes ?? []);
+  const { catalog, findings: declared } = buildCatalog([...declarations], input.goTypes ?? [], input.kubernetesVersion);
   const { objects, findings: malformed } = objectsOf(inputs.documents, input.kubernetesVersion);
   return {
     catalog,

@@ -18,6 +18,16 @@ export interface Compiled extends CompiledSchema {
   readonly hasCel: boolean;
   /** A built-in kind's format decoders, which also decode its metadata's timestamps. */
   readonly decoders?: FormatDecoders;
+  /** The Kubernetes minor whose CEL libraries its rules were compiled with (undefined: every one). */
+  readonly celLibraries?: number;
+}
+
+export interface CompileOptions {
+  /**
+   * The Kubernetes minor whose CEL libraries a new rule may use (the API server's compatibility version, one
+   * below its own); every library when absent.
+   */
+  celLibraries?: number;
 }
 
 /** Schema nesting the compiler follows; deeper parts become a finding. */
@@ -39,19 +49,23 @@ const byIdentity = new WeakMap<object, Compiled>();
  * not compile) become findings with their schema path
  * (`properties.spec.properties.x.pattern`); this never throws.
  */
-export function compileSchema(schema: JsonValue): { compiled: CompiledSchema; findings: Finding[] } {
+export function compileSchema(
+  schema: JsonValue,
+  options: CompileOptions = {},
+): { compiled: CompiledSchema; findings: Finding[] } {
+  const { celLibraries } = options;
   const known = typeof schema === "object" && schema !== null ? byIdentity.get(schema) : undefined;
-  if (known) return { compiled: known, findings: [...known.findings] };
-  const key = contentKey(canonical(schema));
+  if (known && known.celLibraries === celLibraries) return { compiled: known, findings: [...known.findings] };
+  const key = `${celLibraries ?? ""}\u0000${contentKey(canonical(schema))}`;
   let compiled = byContent.get(key);
   if (compiled) {
     // Refresh its place: the Map's order is the eviction order.
     byContent.delete(key);
   } else {
     const findings: Finding[] = [];
-    const compiler = new Compiler(findings);
+    const compiler = new Compiler(findings, undefined, celLibraries);
     const root = compiler.node(schema, [], "structural", 0);
-    compiled = { kind: "CompiledSchema", root, findings, hasCel: compiler.hasCel };
+    compiled = { kind: "CompiledSchema", root, findings, hasCel: compiler.hasCel, celLibraries };
   }
   byContent.set(key, compiled);
   if (byContent.size > maxCached) byContent.delete(byContent.keys().next().value as string);
@@ -94,6 +108,7 @@ class Compiler {
   constructor(
     private readonly findings: Finding[],
     private readonly decoders?: FormatDecoders,
+    private readonly celLibraries?: number,
   ) {}
 
   node(raw: JsonValue, path: readonly PathSegment[], mode: Mode, depth: number): Node {
@@ -178,7 +193,7 @@ class Compiler {
   /** The node's rules, compiled by the CEL module (which ratchets rules without oldSelf itself). */
   private cel(raw: JsonObject, path: readonly PathSegment[]): CelRules | undefined {
     // the schema's root is a resource's (a CRD version's schema, a built-in kind's)
-    const { rules, findings } = compileRules(raw, path, path.length === 0);
+    const { rules, findings } = compileRules(raw, path, path.length === 0, this.celLibraries);
     for (const f of findings) this.findings.push(f);
     return rules;
   }

@@ -51,6 +51,7 @@ import {
 } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
+import { celLibrariesOf } from "../releases.js";
 import {
   failurePolicies,
   matchPolicies,
@@ -189,6 +190,8 @@ interface Policy {
    * before it, the validations, messages and audit annotations all of them.
    */
   variables: ComposedVariables | undefined;
+  /** The CEL libraries its expressions may use (releases.ts celLibrariesOf). */
+  libraries: number;
 }
 
 /**
@@ -227,7 +230,11 @@ export function validateVariable(
   if (expression !== undefined && trimSpace(expression) === "")
     out.push(required(child(at, "expression"), "expression is not specified", asError));
   else if (expression !== undefined) {
-    const error = composed.add(name ?? "", expression, { params: policy.params, authorizer: true });
+    const error = composed.add(name ?? "", expression, {
+      params: policy.params,
+      authorizer: true,
+      libraries: policy.libraries,
+    });
     if (error !== undefined) out.push(invalid(child(at, "expression"), expression, error, asError));
   }
   return out;
@@ -241,14 +248,14 @@ function validateValidation(validation: JsonObject, at: FieldPath, policy: Polic
   if (expression !== undefined && trimSpace(expression) === "")
     out.push(required(child(at, "expression"), "expression is not specified", asError));
   else if (expression !== undefined) {
-    const vars = { params: policy.params, authorizer: true, variables: policy.variables };
+    const vars = { params: policy.params, authorizer: true, variables: policy.variables, libraries: policy.libraries };
     out.push(...compiled(expression, expression, vars, "bool", child(at, "expression")));
   }
   const messageExpression = stringAt(validation, "messageExpression");
   if (messageExpression !== undefined && messageExpression !== "" && trimSpace(messageExpression) === "")
     out.push(invalid(child(at, "messageExpression"), messageExpression, "must be non-empty if specified", asError));
   else if (messageExpression) {
-    const vars = { params: policy.params, authorizer: false, variables: policy.variables };
+    const vars = { params: policy.params, authorizer: false, variables: policy.variables, libraries: policy.libraries };
     out.push(...compiled(messageExpression, messageExpression, vars, "string", child(at, "messageExpression")));
   }
   const message = stringAt(validation, "message");
@@ -296,7 +303,12 @@ function validateAuditAnnotation(
         required(child(at, "valueExpression"), `must not exceed ${maxValueExpressionBytes} bytes in length`, asError),
       );
     else {
-      const vars = { params: policy.params, authorizer: true, variables: policy.variables };
+      const vars = {
+        params: policy.params,
+        authorizer: true,
+        variables: policy.variables,
+        libraries: policy.libraries,
+      };
       out.push(...compiled(trimmed, valueExpression, vars, "string-or-null", child(at, "valueExpression")));
     }
   }
@@ -374,8 +386,9 @@ export function validateValidatingAdmissionPolicy(object: JsonObject, minor: num
   const at: FieldPath = ["spec"];
   const { out, paramKind } = validatePolicySpecHead(spec, at);
   const composed = listAt(spec, "variables").length > 0 ? new ComposedVariables() : undefined;
-  const policy: Policy = { words, params: paramKind !== undefined, variables: composed };
-  out.push(...validateMatchConditions(spec ?? {}, child(at, "matchConditions"), policy.params));
+  const libraries = celLibrariesOf(minor);
+  const policy: Policy = { words, params: paramKind !== undefined, variables: composed, libraries };
+  out.push(...validateMatchConditions(spec ?? {}, child(at, "matchConditions"), policy.params, libraries));
   for (const [i, variable] of objectItems(spec, "variables"))
     out.push(...validateVariable(variable, child(at, "variables", i), policy, composed as ComposedVariables));
   out.push(...validateChecks(object, spec, policy));

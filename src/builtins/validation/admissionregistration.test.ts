@@ -414,16 +414,30 @@ const mutatingCases: Case[] = [
 
 describe("ValidatingWebhookConfiguration", () => {
   it.each(validatingCases)("%s", (_, object, expected) => {
-    expect(said(validateValidatingWebhookConfiguration(object))).toEqual([...expected].sort());
+    expect(said(validateValidatingWebhookConfiguration(object, 36))).toEqual([...expected].sort());
+  });
+
+  // apiserver's webhook match conditions are compiled in the base environment of DefaultCompatibilityVersion,
+  // one minor below the server's; base.go introduces TwoVarComprehensions at 1.32
+  it("compiles a match condition with the libraries the release's API server gives a new expression", () => {
+    const twoVariables = hook({
+      matchConditions: [condition("labelled", "object.metadata.labels.all(k, v, v != '')")],
+    });
+    const said32 = said(validateValidatingWebhookConfiguration(twoVariables, 32));
+    expect(said32).toHaveLength(1);
+    expect(said32[0]).toContain(
+      "webhooks[0].matchConditions[0].expression: Invalid value: \"object.metadata.labels.all(k, v, v != '')\": compilation failed: ERROR: <input>:1:27: undeclared reference to 'all' (in container '')",
+    );
+    expect(said(validateValidatingWebhookConfiguration(twoVariables, 33))).toEqual([]);
   });
 
   it("has no reinvocationPolicy to check", () => {
-    expect(said(validateValidatingWebhookConfiguration(hook({ reinvocationPolicy: "Always" })))).toEqual([]);
+    expect(said(validateValidatingWebhookConfiguration(hook({ reinvocationPolicy: "Always" }), 36))).toEqual([]);
   });
 });
 
 describe("MutatingWebhookConfiguration", () => {
   it.each(mutatingCases)("%s", (_, object, expected) => {
-    expect(said(validateMutatingWebhookConfiguration(object))).toEqual([...expected].sort());
+    expect(said(validateMutatingWebhookConfiguration(object, 36))).toEqual([...expected].sort());
   });
 });

@@ -31,6 +31,7 @@ import { GoError, parse, trimSpace } from "../../go/index.js";
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
+import { celLibrariesOf } from "../releases.js";
 import {
   asError,
   duplicate,
@@ -224,7 +225,12 @@ function validateClientConfig(hook: JsonObject, at: FieldPath): Finding[] {
  * validateMatchConditions and validateMatchCondition: each expression compiled trimmed, as the server
  * compiles it (params only for a policy with a paramKind; the authorizer always).
  */
-export function validateMatchConditions(hook: JsonObject, at: FieldPath, params = false): Finding[] {
+export function validateMatchConditions(
+  hook: JsonObject,
+  at: FieldPath,
+  params: boolean,
+  libraries: number,
+): Finding[] {
   const out: Finding[] = [];
   const count = listAt(hook, "matchConditions").length;
   if (count > maxMatchConditions) out.push(tooMany(at, count, maxMatchConditions, asError));
@@ -236,7 +242,8 @@ export function validateMatchConditions(hook: JsonObject, at: FieldPath, params 
     if (trimmed === "") {
       if (Object.hasOwn(condition, "expression")) out.push(required(child(at, i, "expression"), "", asError));
     } else if (trimmed !== undefined) {
-      const error = admissionExpressionError(trimmed, { params, authorizer: true, variables: undefined }, "bool");
+      const vars = { params, authorizer: true, variables: undefined, libraries };
+      const error = admissionExpressionError(trimmed, vars, "bool");
       if (error !== undefined) out.push(invalid(child(at, i, "expression"), trimmed, error, asError));
     }
     const name = stringAt(condition, "name");
@@ -251,7 +258,7 @@ export function validateMatchConditions(hook: JsonObject, at: FieldPath, params 
 }
 
 /** What validateValidatingWebhook and validateMutatingWebhook share, in their order; `mutating` adds reinvocationPolicy. */
-function validateWebhook(hook: JsonObject, at: FieldPath, mutating: boolean): Finding[] {
+function validateWebhook(hook: JsonObject, at: FieldPath, mutating: boolean, libraries: number): Finding[] {
   const out: Finding[] = [];
   const name = stringAt(hook, "name");
   if (name === "") out.push(...requiredIfEmpty(hook, "name", at));
@@ -272,7 +279,7 @@ function validateWebhook(hook: JsonObject, at: FieldPath, mutating: boolean): Fi
   out.push(...validateLabelSelector(objectAt(hook, "objectSelector"), child(at, "objectSelector")));
   if (mutating) out.push(...pointerEnum(hook, "reinvocationPolicy", at, reinvocationPolicies));
   out.push(...validateClientConfig(hook, at));
-  out.push(...validateMatchConditions(hook, child(at, "matchConditions")));
+  out.push(...validateMatchConditions(hook, child(at, "matchConditions"), false, libraries));
   return out;
 }
 
@@ -300,12 +307,12 @@ function validateAdmissionReviewVersions(hook: JsonObject, at: FieldPath): Findi
   return out;
 }
 
-function validateConfiguration(object: JsonObject, mutating: boolean): Finding[] {
+function validateConfiguration(object: JsonObject, mutating: boolean, minor: number): Finding[] {
   const out: Finding[] = [];
   const names = new Set<string>();
   for (const [i, hook] of objectItems(object, "webhooks")) {
     const at = ["webhooks", i];
-    out.push(...validateWebhook(hook, at, mutating));
+    out.push(...validateWebhook(hook, at, mutating, celLibrariesOf(minor)));
     out.push(...validateAdmissionReviewVersions(hook, child(at, "admissionReviewVersions")));
     const name = stringAt(hook, "name");
     if (name === undefined || name === "") continue;
@@ -316,9 +323,9 @@ function validateConfiguration(object: JsonObject, mutating: boolean): Finding[]
 }
 
 /** ValidateValidatingWebhookConfiguration. */
-export const validateValidatingWebhookConfiguration = (object: JsonObject): Finding[] =>
-  validateConfiguration(object, false);
+export const validateValidatingWebhookConfiguration = (object: JsonObject, minor: number): Finding[] =>
+  validateConfiguration(object, false, minor);
 
 /** ValidateMutatingWebhookConfiguration. */
-export const validateMutatingWebhookConfiguration = (object: JsonObject): Finding[] =>
-  validateConfiguration(object, true);
+export const validateMutatingWebhookConfiguration = (object: JsonObject, minor: number): Finding[] =>
+  validateConfiguration(object, true, minor);

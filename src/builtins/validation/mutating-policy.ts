@@ -39,6 +39,7 @@ import { trimSpace } from "../../go/index.js";
 import { isDNS1123Subdomain } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
+import { celLibrariesOf } from "../releases.js";
 import {
   validateMatchResources,
   validateParamRef,
@@ -80,10 +81,11 @@ function validateMutatingOperations(match: JsonObject, at: FieldPath): Finding[]
   return out;
 }
 
-/** What a policy's mutations are compiled with: params with a paramKind, and its variables. */
+/** What a policy's mutations are compiled with: params with a paramKind, its variables, the release's libraries. */
 interface Mutations {
   params: boolean;
   variables: ComposedVariables;
+  libraries: number;
 }
 
 /**
@@ -101,7 +103,7 @@ function mutationExpression(
   if (expression === undefined) return []; // not a string: the schema's
   const trimmed = trimSpace(expression);
   if (trimmed === "") return [required(child(at, "expression"), "", asError)];
-  const vars = { params: mutations.params, authorizer: true, variables: mutations.variables, patchTypes: true };
+  const vars = { ...mutations, authorizer: true, patchTypes: true };
   const error = admissionExpressionError(trimmed, vars, result);
   return error === undefined ? [] : [invalid(child(at, "expression"), trimmed, error, asError)];
 }
@@ -149,17 +151,18 @@ export function validateMutatingAdmissionPolicy(object: JsonObject, minor: numbe
   const at: FieldPath = ["spec"];
   const { out, paramKind } = validatePolicySpecHead(spec, at, validateMutatingOperations);
   const params = paramKind !== undefined;
-  out.push(...validateMatchConditions(spec ?? {}, child(at, "matchConditions"), params));
+  const libraries = celLibrariesOf(minor);
+  out.push(...validateMatchConditions(spec ?? {}, child(at, "matchConditions"), params, libraries));
   // The server always compiles a mutating policy with the composition compiler.
   const composed = new ComposedVariables();
-  const policy = { words: wording(minor), params, variables: composed };
+  const policy = { words: wording(minor), params, variables: composed, libraries };
   for (const [i, variable] of objectItems(spec, "variables"))
     out.push(...validateVariable(variable, child(at, "variables", i), policy, composed));
   const mutationsAt = child(at, "mutations");
   if (listAt(spec, "mutations").length === 0)
     out.push(required(mutationsAt, "mutations must contain at least one item", asError));
   for (const [i, mutation] of objectItems(spec, "mutations"))
-    out.push(...validateMutation(mutation, child(mutationsAt, i), { params, variables: composed }));
+    out.push(...validateMutation(mutation, child(mutationsAt, i), { params, variables: composed, libraries }));
   const reinvocation: JsonValue | undefined = spec === undefined ? undefined : getKey(spec, "reinvocationPolicy");
   const reinvocationAt = child(at, "reinvocationPolicy");
   if (reinvocation === undefined || reinvocation === null || reinvocation === "")

@@ -21,7 +21,7 @@ import { OptionalValue } from "../libraries/optional.js";
 import { callOf } from "../libraries/testing.js";
 import { Checker, type Expr, isTypeIdent } from "./checker.js";
 import { compile, Unsupported } from "./evaluate.js";
-import { parseRule, selectFromVariables } from "./syntax.js";
+import { parseRule, selectFromVariables, walk } from "./syntax.js";
 import { type CelT, DYN } from "./types.js";
 import { celEquals, celNotEquals, dynValue, listAdd, OpaqueValue, runtimeTypeName } from "./values.js";
 import { isDuration, isTimestamp, secondsNanos } from "./wkt.js";
@@ -106,6 +106,13 @@ function compare(text: string, expr: Expr, selves: readonly JsonValue[], limit =
     if (e instanceof Unsupported) return { compiled: false, differences: [] };
     throw e;
   }
+  // @bufbuild/cel's planner binds one variable: a two-variable comprehension has no answer there to agree with
+  // (libraries/comprehensions.test.ts holds cel-go's)
+  let twoVariables = false;
+  walk(expr, (e) => {
+    if (e.exprKind.case === "comprehensionExpr" && e.exprKind.value.iterVar2 !== "") twoVariables = true;
+  });
+  if (twoVariables) return { compiled: true, differences: [] };
   const planned = plan(ENV, expr) as unknown as (b: Record<string, unknown>) => unknown;
   // the bindings hold no message (dynValue): unless the expression makes one, also compiled without the host
   const messageFree = callsMessageMaker(expr) ? undefined : compile(expr, ENV, TICK, true);

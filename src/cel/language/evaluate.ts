@@ -897,6 +897,7 @@ class Compiler {
     c: Extract<Expr["exprKind"], { case: "comprehensionExpr" }>["value"],
     range: Run,
     iter: number,
+    iter2: number | undefined,
     inLoop: ReadonlyMap<string, number>,
   ): Run | undefined {
     const { accuVar, accuInit, loopCondition, loopStep, result } = c;
@@ -964,16 +965,24 @@ class Compiler {
       if (isError(r)) return r;
       let keys: unknown[] | undefined;
       let list: { size: number; get(i: number): unknown } | undefined;
-      if (isCelMap(r)) keys = Array.from((r as { keys(): Iterable<unknown> }).keys());
-      else if (isCelList(r)) list = r as unknown as { size: number; get(i: number): unknown };
+      let map: { get(key: unknown): unknown } | undefined;
+      if (isCelMap(r)) {
+        const m = r as unknown as { keys(): Iterable<unknown>; get(key: unknown): unknown };
+        keys = Array.from(m.keys());
+        map = m;
+      } else if (isCelList(r)) list = r as unknown as { size: number; get(i: number): unknown };
       else return celError(`type mismatch: iterable vs ${celType(r as never)}`, id);
       const n = keys !== undefined ? keys.length : (list as { size: number }).size;
       // the items added while the accumulator is the list of them; else the accumulator itself
       const items: CelValue[] = [];
       let accumulator: unknown;
       for (let i = 0; i < n; i++) {
-        const x = keys !== undefined ? keys[i] : (list as { get(i: number): unknown }).get(i);
+        let x = keys !== undefined ? keys[i] : (list as { get(i: number): unknown }).get(i);
         if (isError(x)) return x;
+        if (iter2 !== undefined) {
+          f[iter2] = keys !== undefined ? (map as { get(key: unknown): unknown }).get(x) : x;
+          if (keys === undefined) x = BigInt(i);
+        }
         f[iter] = x;
         if (weight !== undefined) currentMeter()?.charge(weight);
         if (testRun !== undefined) {
@@ -1025,15 +1034,17 @@ class Compiler {
   ): Run {
     const { iterRange, accuInit, loopCondition, loopStep, result } = c;
     if (!iterRange || !accuInit || !loopCondition || !loopStep || !result) throw new Unsupported("comprehension");
-    // The planner binds only one iteration variable.
-    if (c.iterVar2 !== "") throw new Unsupported("two iteration variables");
     const init = this.value(accuInit, scope);
     const range = this.value(iterRange, scope);
     const accu = this.slots++;
     const iter = this.slots++;
+    // the second variable (cel-go's ext.TwoVarComprehensions): a list's item or a map's value, the first being
+    // its index or key
+    const iter2 = c.iterVar2 === "" ? undefined : this.slots++;
     const inAccu = new Map(scope).set(c.accuVar, accu);
     const inLoop = new Map(inAccu).set(c.iterVar, iter);
-    const built = this.listMacro(id, c, range, iter, inLoop);
+    if (iter2 !== undefined) inLoop.set(c.iterVar2, iter2);
+    const built = this.listMacro(id, c, range, iter, iter2, inLoop);
     if (built !== undefined) return built;
     this.loops++;
     const cond = this.value(loopCondition, inLoop);
@@ -1075,7 +1086,9 @@ class Compiler {
       if (isError(r)) return r;
       f[accu] = start;
       if (isCelMap(r)) {
-        for (const key of Array.from((r as { keys(): Iterable<unknown> }).keys())) {
+        const map = r as unknown as { keys(): Iterable<unknown>; get(key: unknown): unknown };
+        for (const key of Array.from(map.keys())) {
+          if (iter2 !== undefined) f[iter2] = map.get(key);
           const go = loop(f, key);
           if (go !== true) {
             if (go === false) break;
@@ -1087,7 +1100,12 @@ class Compiler {
         // same items, in order, without building the rest when the loop stops early.
         const list = r as unknown as { size: number; get(i: number): unknown };
         for (let i = 0, n = list.size; i < n; i++) {
-          const go = loop(f, list.get(i));
+          if (iter2 !== undefined) {
+            const item = list.get(i);
+            if (isError(item)) return item;
+            f[iter2] = item;
+          }
+          const go = loop(f, iter2 === undefined ? list.get(i) : BigInt(i));
           if (go !== true) {
             if (go === false) break;
             return go;

@@ -134,6 +134,12 @@ export function constNode(id: number, kind: "stringValue" | "int64Value" | "bool
 function identNode(id: number, name: string): Expr {
   return node(id, { case: "identExpr", value: { $typeName: "cel.expr.Expr.Ident", name } } as ExprKind);
 }
+function mapNode(id: number): Expr {
+  return node(id, {
+    case: "structExpr",
+    value: { $typeName: "cel.expr.Expr.CreateStruct", messageName: "", entries: [] },
+  } as ExprKind);
+}
 function listNode(id: number): Expr {
   return node(id, {
     case: "listExpr",
@@ -357,8 +363,155 @@ function placeAsCelGo(src: string, expr: Expr, positions: Record<string, number>
   }
 }
 
-/** Parses a rule: optional syntax, `cel.bind`; throws with a cel-go-like message on syntax errors. */
-export function parseRule(src: string): Parsed {
+/**
+ * The macros of libraries a release may lack (cel-go's ext.TwoVarComprehensions); the standard ones and
+ * `cel.bind` are always there.
+ */
+export interface Macros {
+  twoVariable: boolean;
+}
+
+export const ALL_MACROS: Macros = { twoVariable: true };
+
+/** The accumulator of the comprehensions macros expand to (cel-go's parser.AccumulatorName). */
+const ACCUMULATOR = "@result";
+
+/** The macros over one variable, which @bufbuild/cel expands when their first argument is a name. */
+const ONE_VARIABLE: Readonly<Record<string, { arities: readonly number[]; notAName: string }>> = {
+  all: { arities: [2], notAName: "argument must be a simple name" },
+  exists: { arities: [2], notAName: "argument must be a simple name" },
+  exists_one: { arities: [2], notAName: "argument must be a simple name" },
+  map: { arities: [2, 3], notAName: "argument is not an identifier" },
+  filter: { arities: [2], notAName: "argument is not an identifier" },
+};
+
+/** The macros over two variables (cel-go ext/comprehensions.go), by name: their arities. */
+const TWO_VARIABLE: Readonly<Record<string, readonly number[]>> = {
+  all: [3],
+  exists: [3],
+  existsOne: [3],
+  exists_one: [3],
+  transformList: [3, 4],
+  transformMap: [3, 4],
+  transformMapEntry: [3, 4],
+};
+
+/** The function the two-variable map macros insert with (cel-go ext/comprehensions.go). */
+export const MAP_INSERT = "cel.@mapInsert";
+
+/** A macro whose arguments are not well-formed: cel-go reports it at the argument, in its own words. */
+export class MacroError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+const nameOf = (e: Expr | undefined): string | undefined =>
+  e?.exprKind.case === "identExpr" ? e.exprKind.value.name : undefined;
+
+/** New node ids, each placed where `at` is (a macro's nodes share its place). */
+interface NodeIds {
+  take(at: Expr): number;
+}
+
+function comprehension(
+  id: number,
+  parts: {
+    iterVar: string;
+    iterVar2?: string;
+    iterRange: Expr;
+    accuVar: string;
+    accuInit: Expr;
+    loopCondition: Expr;
+    loopStep: Expr;
+    result: Expr;
+  },
+): Expr {
+  return node(id, {
+    case: "comprehensionExpr",
+    value: { $typeName: "cel.expr.Expr.Comprehension", iterVar2: "", ...parts },
+  } as ExprKind);
+}
+
+/**
+ * A call that a two-variable macro expands, as cel-go's macros expand it (ext/comprehensions.go); the call
+ * itself when it is none or its library is not there. Throws MacroError for a macro whose variables are not
+ * names.
+ */
+function expandMacro(call: Expr, macros: Macros, ids: NodeIds, positions: Record<string, number>): Expr {
+  const k = call.exprKind;
+  if (k.case !== "callExpr" || k.value.target === undefined) return call;
+  const { function: fn, args, target } = k.value;
+  const variable = (arg: Expr, notAName: string): string => {
+    const name = nameOf(arg);
+    if (name === undefined) throw new MacroError(notAName, positions[String(arg.id)] ?? 0);
+    return name;
+  };
+  const accu = () => identNode(ids.take(call), ACCUMULATOR);
+  const literal = (kind: "boolValue" | "int64Value", value: boolean | bigint) => constNode(ids.take(call), kind, value);
+  const op = (name: string, ...xs: Expr[]) => callNode(ids.take(call), name, xs);
+  if (macros.twoVariable && TWO_VARIABLE[fn]?.includes(args.length)) {
+    const iterVar = variable(args[0] as Expr, "argument must be a simple name");
+    const iterVar2 = variable(args[1] as Expr, "argument must be a simple name");
+    const [filter, out] = args.length === 4 ? [args[2], args[3] as Expr] : [undefined, args[2] as Expr];
+    const loop = (accuInit: Expr, loopCondition: Expr, loopStep: Expr, result: Expr) =>
+      comprehension(Number(call.id), {
+        iterVar,
+        iterVar2,
+        iterRange: target,
+        accuVar: ACCUMULATOR,
+        accuInit,
+        loopCondition,
+        loopStep,
+        result,
+      });
+    const filtered = (step: Expr) => (filter === undefined ? step : op("_?_:_", filter, step, accu()));
+    switch (fn) {
+      case "all":
+        return loop(literal("boolValue", true), op("@not_strictly_false", accu()), op("_&&_", accu(), out), accu());
+      case "exists":
+        return loop(
+          literal("boolValue", false),
+          op("@not_strictly_false", op("!_", accu())),
+          op("_||_", accu(), out),
+          accu(),
+        );
+      case "existsOne":
+      case "exists_one":
+        return loop(
+          literal("int64Value", 0n),
+          literal("boolValue", true),
+          op("_?_:_", out, op("_+_", accu(), literal("int64Value", 1n)), accu()),
+          op("_==_", accu(), literal("int64Value", 1n)),
+        );
+      case "transformList": {
+        const one = node(ids.take(call), {
+          case: "listExpr",
+          value: { $typeName: "cel.expr.Expr.CreateList", elements: [out], optionalIndices: [] },
+        } as ExprKind);
+        return loop(listNode(ids.take(call)), literal("boolValue", true), filtered(op("_+_", accu(), one)), accu());
+      }
+      default: {
+        // transformMap inserts the transform under the first variable; transformMapEntry inserts the entry made
+        const insert =
+          fn === "transformMap"
+            ? op(MAP_INSERT, accu(), identNode(ids.take(call), iterVar), out)
+            : op(MAP_INSERT, accu(), out);
+        return loop(mapNode(ids.take(call)), literal("boolValue", true), filtered(insert), accu());
+      }
+    }
+  }
+  // a one-variable macro @bufbuild/cel left a call: its variable is not a name
+  const one = ONE_VARIABLE[fn];
+  if (one?.arities.includes(args.length)) variable(args[0] as Expr, one.notAName);
+  return call;
+}
+
+/** Parses a rule: optional syntax, `cel.bind`, the `macros` there are; throws with a cel-go-like message. */
+export function parseRule(src: string, macros: Macros = ALL_MACROS): Parsed {
   const pre = preprocess(src);
   let parsed: ReturnType<typeof parse>;
   try {
@@ -370,6 +523,13 @@ export function parseRule(src: string): Parsed {
   for (const [id, off] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = pre.toOriginal(off);
   placeAsCelGo(src, parsed.expr, positions);
   let next = maxId(parsed.expr) + 1;
+  const ids: NodeIds = {
+    take: (at) => {
+      const id = next++;
+      positions[String(id)] = positions[String(at.id)] ?? 0;
+      return id;
+    },
+  };
   const expr = transform(parsed.expr, (e) => {
     const k = e.exprKind;
     if (k.case === "selectExpr" && k.value.field.startsWith(OPT_FIELD) && k.value.operand) {
@@ -422,7 +582,7 @@ export function parseRule(src: string): Parsed {
         },
       } as ExprKind);
     }
-    return e;
+    return expandMacro(e, macros, ids, positions);
   });
   return { expr, positions };
 }

@@ -21,13 +21,15 @@ const dispatchFailed = /no such overload|no matching overload|unbound function/;
 
 describe("each declared function is both checked and run", () => {
   const overloads = DECLARATIONS.flatMap((d) => d.overloads);
+  // the functions only a macro calls (`cel.@mapInsert`, `@sortByAssociatedKeys`): their macros' tests call them
+  const writable = overloads.filter((o) => !o.name.includes("@"));
 
   test("the declarations cover the libraries", () => {
     // a floor, so that losing a library's declarations fails here rather than passing vacuously below
     expect(overloads.length).toBeGreaterThan(250);
   });
 
-  test.each(overloads.map((o) => [signature(o), o] as const))(
+  test.each(writable.map((o) => [signature(o), o] as const))(
     "%s: the checker accepts a call, the runtime runs it",
     (_, o) => {
       // The call inside a list literal: its result, of whatever type, need not be JSON; its error still surfaces.

@@ -69,7 +69,7 @@ export function callOf(o: Overload): string | undefined {
   if (op !== undefined) return `${args[0]} ${op} ${args[1]}`;
   if (o.name === "!_" || o.name === "-_") return `${o.name.charAt(0)}${args[0]}`;
   if (o.name === "_[_]") return `${args[0]}[${args[1]}]`;
-  if (o.name.startsWith("@")) return undefined; // an internal name no rule can write
+  if (o.name.includes("@")) return undefined; // an internal name no rule can write (a macro's, `cel.@mapInsert`)
   const call = `${o.name}(${args.join(", ")})`;
   if (o.target === undefined) return call;
   const target = sampleOf(o.target);
