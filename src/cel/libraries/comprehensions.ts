@@ -6,7 +6,7 @@
  * the accumulator, with a key and a value or with a map of entries. A key the
  * map already holds fails as cel-go's mutableMap.Insert fails.
  */
-import { type CelMap, type CelValue, celMap, isCelUint } from "@bufbuild/cel";
+import { type CelMap, type CelValue, celMap, isCelMap, isCelUint } from "@bufbuild/cel";
 import { MAP_INSERT } from "../language/syntax.js";
 import { CelRuntimeError } from "../language/values.js";
 import { type Declaration, declare } from "./declaration.js";
@@ -20,7 +20,8 @@ function keyOf(key: unknown): bigint | string | boolean | CelValue {
 }
 
 /** `map` with the entries of `entries` added, none of which it may hold already. */
-function inserted(map: CelMap, entries: Iterable<readonly [unknown, CelValue]>): CelMap {
+function inserted(map: unknown, entries: Iterable<readonly [unknown, CelValue]>): CelMap {
+  if (!isCelMap(map)) throw new CelRuntimeError("no such overload");
   const out = new Map(map as ReadonlyMap<unknown, CelValue>);
   for (const [k, v] of entries) {
     const key = keyOf(k);
@@ -34,7 +35,8 @@ export const COMPREHENSIONS: readonly Declaration[] = [
   declare(`${MAP_INSERT}(map<K, V>, K, V) -> map<K, V>`, (map: CelMap, key: unknown, value: CelValue) =>
     inserted(map, [[key, value]]),
   ),
-  declare(`${MAP_INSERT}(map<K, V>, map<K, V>) -> map<K, V>`, (map: CelMap, entries: CelMap) =>
-    inserted(map, entries as ReadonlyMap<unknown, CelValue>),
-  ),
+  declare(`${MAP_INSERT}(map<K, V>, map<K, V>) -> map<K, V>`, (map: CelMap, entries: unknown) => {
+    if (!isCelMap(entries)) throw new CelRuntimeError("no such overload");
+    return inserted(map, entries as ReadonlyMap<unknown, CelValue>);
+  }),
 ];
