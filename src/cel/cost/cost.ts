@@ -88,6 +88,8 @@ const each = (names: readonly string[], charge: Charge): Array<[string, Charge]>
  */
 const COSTS = new Map<string, Charge>([
   // cost.go
+  // semver and isSemver traverse their string; the Semver accessors, comparisons and equality cost 1 (the default)
+  ...each(["semver", "isSemver"], (a0) => traverse(sizeOf(a0))),
   ...each(["isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"], (a0) => traversalCost(a0)),
   ...each(
     ["url", "lowerAscii", "upperAscii", "substring", "trim", "cidr", "isIP", "isCIDR", "quantity", "isQuantity"],

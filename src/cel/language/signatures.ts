@@ -3,7 +3,7 @@
  * checker's overloads: `name(int, string) -> bool` for functions,
  * `list<A>.indexOf(A) -> int` for methods; single capital letters are type
  * parameters, and the Kubernetes library types go by short names (`URL`,
- * `IP`, `CIDR`, `Quantity`, `Format`, the authorizer's `Authorizer`, `PathCheck`,
+ * `IP`, `CIDR`, `Quantity`, `Semver`, `Format`, the authorizer's `Authorizer`, `PathCheck`,
  * `GroupCheck`, `ResourceCheck`, `Decision`).
  */
 import { type CelT, DYN, listOf, mapOf, opaque, optionalOf, type ScalarKind, scalar, typeOf } from "./types.js";
@@ -22,6 +22,7 @@ export const OPAQUE_NAMES: Record<string, string> = {
   IP: "net.IP",
   CIDR: "net.CIDR",
   Quantity: "kubernetes.Quantity",
+  Semver: "kubernetes.Semver",
   Format: "kubernetes.NamedFormat",
   Authorizer: "kubernetes.authorization.Authorizer",
   PathCheck: "kubernetes.authorization.PathCheck",

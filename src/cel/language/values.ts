@@ -76,6 +76,15 @@ export abstract class OpaqueValue extends MapView {
   *keys(): IterableIterator<string> {}
 }
 
+/**
+ * A library value with an order (a quantity, a semver), which `isLessThan`, `isGreaterThan` and `compareTo`
+ * compare (libraries/ordered.ts).
+ */
+export abstract class OrderedValue extends OpaqueValue {
+  /** -1, 0 or 1 against a value of its own type; the runtime's "no such overload" for any other. */
+  abstract compare(other: unknown): number;
+}
+
 export const asCel = (v: unknown): CelValue => v as CelValue;
 
 /** `v` as a value of the library type `type`, or the runtime's "no such overload". */

@@ -2,7 +2,7 @@
  * Every function a rule can call, declared once (declaration.ts): the CEL
  * standard library, cel-go's strings extension, and the Kubernetes libraries
  * the API server enables (lists and sets, regex, URL, quantity, IP and CIDR,
- * named formats, optional types, two-variable comprehensions). Both
+ * named formats, optional types, two-variable comprehensions, semver). Both
  * sides derive from the declarations: the checker's overload table, by the
  * release whose libraries a new expression may use, and the runtime's
  * functions, all of them (an expression already stored runs with every one).
@@ -18,6 +18,7 @@ import { LISTS } from "./lists.js";
 import { OPTIONALS } from "./optional.js";
 import { QUANTITIES } from "./quantity.js";
 import { REGEX } from "./regex.js";
+import { SEMVER } from "./semver.js";
 import { STANDARD } from "./standard.js";
 import { STRINGS } from "./strings.js";
 import { URLS } from "./url.js";
@@ -29,7 +30,7 @@ export type { Declaration } from "./declaration.js";
  * (apiserver pkg/cel/environment/base.go, IntroducedVersion), for those newer
  * than the oldest release kunion validates for; the rest are in every one.
  */
-export const INTRODUCED = { twoVariableComprehensions: 32 } as const;
+export const INTRODUCED = { twoVariableComprehensions: 32, semver: 33 } as const;
 
 const DECLARED: ReadonlyArray<{ since: number; declarations: readonly Declaration[] }> = [
   {
@@ -47,6 +48,7 @@ const DECLARED: ReadonlyArray<{ since: number; declarations: readonly Declaratio
     ],
   },
   { since: INTRODUCED.twoVariableComprehensions, declarations: COMPREHENSIONS },
+  { since: INTRODUCED.semver, declarations: SEMVER },
 ];
 
 export const DECLARATIONS: readonly Declaration[] = DECLARED.flatMap((d) => d.declarations);

@@ -7,13 +7,14 @@
  * arbitrary-precision decimal rounded up to nano units.
  */
 import { GoError, parseQuantity as goParseQuantity } from "../../go/index.js";
-import { asCel, CelRuntimeError, OpaqueValue, opaqueOf, parses } from "../language/values.js";
+import { asCel, CelRuntimeError, OrderedValue, opaqueOf, parses } from "../language/values.js";
 import { type Declaration, declare } from "./declaration.js";
+import { comparisonsOf } from "./ordered.js";
 
 const INT64_MAX = 9223372036854775807n;
 const INT64_MIN = -9223372036854775808n;
 
-export class QuantityValue extends OpaqueValue {
+export class QuantityValue extends OrderedValue {
   readonly celTypeName = "kubernetes.Quantity";
   /** value = mantissa × 10^exp; `dec` marks Go's inf.Dec representation (AsInt64 fails on it). */
   constructor(
@@ -25,6 +26,9 @@ export class QuantityValue extends OpaqueValue {
   }
   equals(other: unknown): boolean {
     return other instanceof QuantityValue && compareQ(this, other) === 0;
+  }
+  compare(other: unknown): number {
+    return compareQ(this, opaqueOf(QuantityValue, other));
   }
 }
 
@@ -117,13 +121,5 @@ export const QUANTITIES: readonly Declaration[] = [
       return asCel(addQ(asQ(this), operand(o), -1n));
     },
   ),
-  declare("Quantity.isLessThan(Quantity) -> bool", function (this: unknown, o: unknown) {
-    return compareQ(asQ(this), asQ(o)) < 0;
-  }),
-  declare("Quantity.isGreaterThan(Quantity) -> bool", function (this: unknown, o: unknown) {
-    return compareQ(asQ(this), asQ(o)) > 0;
-  }),
-  declare("Quantity.compareTo(Quantity) -> int", function (this: unknown, o: unknown) {
-    return BigInt(compareQ(asQ(this), asQ(o)));
-  }),
+  ...comparisonsOf("Quantity"),
 ];

@@ -13,6 +13,7 @@ const OPAQUE_SAMPLES: Record<string, string> = {
   "net.IP": "ip('10.0.0.1')",
   "net.CIDR": "cidr('10.0.0.0/8')",
   "kubernetes.Quantity": "quantity('1Gi')",
+  "kubernetes.Semver": "semver('1.2.3')",
   "kubernetes.NamedFormat": "format.dns1123Label()",
 };
 
