@@ -40,6 +40,7 @@ export function celLibraries(minor = Number.POSITIVE_INFINITY): CelLibraries {
       functions: functionsOf(minor),
       macros: {
         twoVariable: minor >= INTRODUCED.twoVariableComprehensions,
+        sortBy: minor >= INTRODUCED.listExtension,
       },
     };
     librarySets.set(minor, libraries);

@@ -107,6 +107,28 @@ const COSTS = new Map<string, Charge>([
       Math.ceil(sizeOf(a0) * 2 * 0.1) + traverse(sizeOf(a0)) + 1 + (typeof a1 === "string" ? traverse(a1.length) : 0),
   ],
   // runtimecost.go
+  // cel-go ext/lists.go (version 3) trackers, which come before cost.go: 1 (the call) + 10 (ListCreateBaseCost)
+  // + a size times a factor, truncated. slice: the result's size (an error's is 1).
+  [
+    "slice",
+    (a0, a1, a2) =>
+      11 +
+      (isCelList(a0) && typeof a1 === "bigint" && typeof a2 === "bigint" && a1 >= 0n && a1 <= a2 && a2 <= a0.size
+        ? Number(a2 - a1)
+        : 1),
+  ],
+  // the list's size times the depth (1 without one; a negative one fails, cel-go's charge then varies by platform)
+  ["flatten", (a0, a1) => 11 + Math.max(0, Math.trunc(sizeOf(a0) * (typeof a1 === "bigint" ? Number(a1) : 1)))],
+  ["lists.range", (a0) => 11 + (typeof a0 === "bigint" && a0 > 0n ? Number(a0) : 0)],
+  // a string's reverse (strings extension) is 1
+  ["reverse", (a0) => (isCelList(a0) ? 11 + a0.size : 1)],
+  // n² × 2 over the keys (@sortByAssociatedKeys' argument, else the list), × 2.1 when the first is a string or bytes
+  ...each(["distinct", "sort", "@sortByAssociatedKeys"], (a0, a1) => {
+    const keys = a1 ?? a0;
+    const n = sizeOf(keys);
+    const first = isCelList(keys) ? keys.get(0) : undefined;
+    return 11 + Math.trunc(n * n * (typeof first === "string" || first instanceof Uint8Array ? 2 + 0.1 : 2));
+  }),
   ...each(["startsWith", "endsWith", "bytes"], (a0) => traverse(sizeOf(a0))),
   ["string", (a0) => (a0 instanceof Uint8Array ? traverse(a0.length) : 1)],
   ["@in", (_a0, a1) => (isCelList(a1) ? a1.size : 1)],

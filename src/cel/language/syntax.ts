@@ -364,17 +364,20 @@ function placeAsCelGo(src: string, expr: Expr, positions: Record<string, number>
 }
 
 /**
- * The macros of libraries a release may lack (cel-go's ext.TwoVarComprehensions); the standard ones and
- * `cel.bind` are always there.
+ * The macros of libraries a release may lack (cel-go's ext.TwoVarComprehensions, and `sortBy` of its lists
+ * extension, version 2 on); the standard ones and `cel.bind` are always there.
  */
 export interface Macros {
   twoVariable: boolean;
+  sortBy: boolean;
 }
 
-export const ALL_MACROS: Macros = { twoVariable: true };
+export const ALL_MACROS: Macros = { twoVariable: true, sortBy: true };
 
 /** The accumulator of the comprehensions macros expand to (cel-go's parser.AccumulatorName). */
 const ACCUMULATOR = "@result";
+/** The variable `sortBy` binds its list to (cel-go's ext/lists.go). */
+const SORT_BY_INPUT = "@__sortBy_input__";
 
 /** The macros over one variable, which @bufbuild/cel expands when their first argument is a name. */
 const ONE_VARIABLE: Readonly<Record<string, { arities: readonly number[]; notAName: string }>> = {
@@ -398,6 +401,8 @@ const TWO_VARIABLE: Readonly<Record<string, readonly number[]>> = {
 
 /** The function the two-variable map macros insert with (cel-go ext/comprehensions.go). */
 export const MAP_INSERT = "cel.@mapInsert";
+/** The function `sortBy` expands to (cel-go ext/lists.go). */
+export const SORT_BY_KEYS = "@sortByAssociatedKeys";
 
 /** A macro whose arguments are not well-formed: cel-go reports it at the argument, in its own words. */
 export class MacroError extends Error {
@@ -437,9 +442,9 @@ function comprehension(
 }
 
 /**
- * A call that a two-variable macro expands, as cel-go's macros expand it (ext/comprehensions.go); the call
- * itself when it is none or its library is not there. Throws MacroError for a macro whose variables are not
- * names.
+ * A call that a two-variable macro or `sortBy` expands, as cel-go's macros expand it (ext/comprehensions.go,
+ * ext/lists.go); the call itself when it is none of them or its library is not there. Throws MacroError for a
+ * macro whose variables are not names.
  */
 function expandMacro(call: Expr, macros: Macros, ids: NodeIds, positions: Record<string, number>): Expr {
   const k = call.exprKind;
@@ -503,6 +508,33 @@ function expandMacro(call: Expr, macros: Macros, ids: NodeIds, positions: Record
         return loop(mapNode(ids.take(call)), literal("boolValue", true), filtered(insert), accu());
       }
     }
+  }
+  if (macros.sortBy && fn === "sortBy" && args.length === 2) {
+    // cel.bind(@__sortBy_input__, target, @__sortBy_input__.@sortByAssociatedKeys(@__sortBy_input__.map(v, key)))
+    const v = variable(args[0] as Expr, "argument is not an identifier");
+    const input = () => identNode(ids.take(call), SORT_BY_INPUT);
+    const one = node(ids.take(call), {
+      case: "listExpr",
+      value: { $typeName: "cel.expr.Expr.CreateList", elements: [args[1] as Expr], optionalIndices: [] },
+    } as ExprKind);
+    const keys = comprehension(ids.take(call), {
+      iterVar: v,
+      iterRange: input(),
+      accuVar: ACCUMULATOR,
+      accuInit: listNode(ids.take(call)),
+      loopCondition: literal("boolValue", true),
+      loopStep: op("_+_", accu(), one),
+      result: accu(),
+    });
+    return comprehension(Number(call.id), {
+      iterVar: "#unused",
+      iterRange: listNode(ids.take(call)),
+      accuVar: SORT_BY_INPUT,
+      accuInit: target,
+      loopCondition: literal("boolValue", false),
+      loopStep: input(),
+      result: callNode(ids.take(call), SORT_BY_KEYS, [keys], input()),
+    });
   }
   // a one-variable macro @bufbuild/cel left a call: its variable is not a name
   const one = ONE_VARIABLE[fn];

@@ -2,10 +2,11 @@
  * Every function a rule can call, declared once (declaration.ts): the CEL
  * standard library, cel-go's strings extension, and the Kubernetes libraries
  * the API server enables (lists and sets, regex, URL, quantity, IP and CIDR,
- * named formats, optional types, two-variable comprehensions, semver). Both
- * sides derive from the declarations: the checker's overload table, by the
- * release whose libraries a new expression may use, and the runtime's
- * functions, all of them (an expression already stored runs with every one).
+ * named formats, optional types, two-variable comprehensions, semver, cel-go's
+ * lists extension). Both sides derive from the declarations: the checker's
+ * overload table, by the release whose libraries a new expression may use,
+ * and the runtime's functions, all of them (an expression already stored runs
+ * with every one).
  */
 import type { CelFunc } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
@@ -14,6 +15,7 @@ import { COMPREHENSIONS } from "./comprehensions.js";
 import type { Declaration } from "./declaration.js";
 import { FORMATS } from "./format.js";
 import { IPS } from "./ip.js";
+import { LIST_EXTENSION } from "./list-extension.js";
 import { LISTS } from "./lists.js";
 import { OPTIONALS } from "./optional.js";
 import { QUANTITIES } from "./quantity.js";
@@ -30,7 +32,7 @@ export type { Declaration } from "./declaration.js";
  * (apiserver pkg/cel/environment/base.go, IntroducedVersion), for those newer
  * than the oldest release kunion validates for; the rest are in every one.
  */
-export const INTRODUCED = { twoVariableComprehensions: 32, semver: 33 } as const;
+export const INTRODUCED = { twoVariableComprehensions: 32, semver: 33, listExtension: 34 } as const;
 
 const DECLARED: ReadonlyArray<{ since: number; declarations: readonly Declaration[] }> = [
   {
@@ -49,6 +51,7 @@ const DECLARED: ReadonlyArray<{ since: number; declarations: readonly Declaratio
   },
   { since: INTRODUCED.twoVariableComprehensions, declarations: COMPREHENSIONS },
   { since: INTRODUCED.semver, declarations: SEMVER },
+  { since: INTRODUCED.listExtension, declarations: LIST_EXTENSION },
 ];
 
 export const DECLARATIONS: readonly Declaration[] = DECLARED.flatMap((d) => d.declarations);

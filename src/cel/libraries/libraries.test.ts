@@ -218,6 +218,23 @@ describe("optional types", () => {
     holds("optional.none().or(optional.of(1)).value() == 1 && optional.ofNonZeroValue('') == optional.none()", {});
     errors("optional.none().value() == 1", {}, "optional.none() dereference");
   });
+  // cel-go cel/library.go, the optional library's version 2: base.go enables OptionalTypes() unversioned, so
+  // every release kunion knows has them
+  test("a list's first and last: an optional of the item, none for an empty list", () => {
+    holds("[1, 2, 3].first() == optional.of(1) && [1, 2, 3].last().value() == 3", {});
+    holds("!self.l.first().hasValue() && self.l.last().orValue('z') == 'z' && [].first() == optional.none()", {
+      l: [],
+    });
+    holds("self.l.first().value() == 'a' && self.l.last() == optional.of('c')", { l: ["a", "b", "c"] });
+    expect(() => run("self.l.first().value() == 1", {})).toThrow("applied to '(string, int)'");
+    const oldest = compileRules(
+      { ...SCHEMA, "x-kubernetes-validations": [{ rule: "self.l.first().hasValue()" }] },
+      ["s"],
+      false,
+      31,
+    );
+    expect(oldest.findings).toEqual([]);
+  });
   // cel-go interpreter/attributes.go applyQualifiers: past an optional qualifier every later one is optional
   // too; checker.go checkSelectField unwraps the optional and keeps the result optional
   test("a field selected past ?. is optional: absent anywhere, the chain is none", () => {

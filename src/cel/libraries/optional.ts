@@ -1,11 +1,12 @@
 /**
- * CEL optional types (cel-go `OptionalTypes`, enabled by the API server):
- * `optional.of`, `optional.ofNonZeroValue`, `optional.none`, `hasValue`,
- * `value`, `orValue`, `or`, and `x.?f` / `x[?k]` (rewritten by
+ * CEL optional types (cel-go `OptionalTypes`, which the API server enables
+ * unversioned, so at the latest version its cel-go has): `optional.of`,
+ * `optional.ofNonZeroValue`, `optional.none`, `hasValue`, `value`, `orValue`,
+ * `or`, a list's `first` and `last` (version 2), and `x.?f` / `x[?k]` (rewritten by
  * language/syntax.ts into internal calls). `oldSelf` is an optional when
  * `optionalOldSelf` is set.
  */
-import { type CelValue, isCelList, isCelMap, isCelUint } from "@bufbuild/cel";
+import { type CelList, type CelValue, isCelList, isCelMap, isCelUint } from "@bufbuild/cel";
 import { OPT_INDEX, OPT_SELECT } from "../language/checker.js";
 import { asCel, CelRuntimeError, celEquals, OpaqueValue, opaqueOf } from "../language/values.js";
 import { isDuration, isTimestamp, secondsNanos } from "../language/wkt.js";
@@ -98,6 +99,12 @@ export const OPTIONALS: readonly Declaration[] = [
   }),
   declare("optional<A>.or(optional<A>) -> optional<A>", function (this: unknown, other: CelValue) {
     return asOptional(this).value === undefined ? asOptional(other) : this;
+  }),
+  declare("list<A>.first() -> optional<A>", function (this: CelList) {
+    return this.size === 0 ? none() : optionalOf(this.get(0) as CelValue);
+  }),
+  declare("list<A>.last() -> optional<A>", function (this: CelList) {
+    return this.size === 0 ? none() : optionalOf(this.get(this.size - 1) as CelValue);
   }),
   internal(OPT_SELECT, 2, optSelect),
   internal(OPT_INDEX, 2, optIndex),
