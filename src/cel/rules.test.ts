@@ -507,6 +507,17 @@ describe("cost limits", () => {
       'spec: Invalid value: "array": validation failed due to running out of cost budget, no further validation rules will be run',
     ]);
   });
+  // one call past both the API server's limit and kunion's work budget: the server's words, as its validator
+  // sees the cost first (apiextensions validation.go: the budget, then the per-call limit)
+  test("a call charged past the work budget too is refused as the API server refuses it", () => {
+    const { rules } = compile(withRules({ type: "integer" }, { rule: "lists.range(self).size() > 0" }));
+    expect(evaluateRules(rules!, 100_000_000, undefined, ["spec"], budget(), "type").map((f) => f.message)).toEqual([
+      'spec: Invalid value: "integer": validation failed due to running out of cost budget, no further validation rules will be run',
+    ]);
+    expect(evaluateRules(rules!, 2_000_000, undefined, ["spec"], budget(), "type").map((f) => f.message)).toEqual([
+      `spec: Invalid value: "integer": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: lists.range(self).size() > 0`,
+    ]);
+  });
   test("cheap rules consume a little of the budget", () => {
     const { rules } = compile(
       withRules({ type: "array", items: { type: "string" } }, { rule: "self.all(x, x.size() < 20)" }),

@@ -89,12 +89,13 @@ export class Meter {
   }
   /** Charges `n` of cost, and `n + built` of work. */
   charge(n: number, built = 0): void {
-    this.work.charge(n + built);
+    // the API server's limit first: a call past both is refused in its words, not as kunion's work
     this.cost += n;
     if (this.cost > this.limit) {
       this.exceeded = true;
       throw new CostExceeded();
     }
+    this.work.charge(n + built);
   }
 }
 
