@@ -98,7 +98,8 @@ it("a catastrophic pattern runs in linear time (RE2)", () => {
   const value = object({ x: `${"a".repeat(50_000)}!` });
   const start = performance.now();
   const r = validateWithSchema(compiled, value);
-  expect(performance.now() - start).toBeLessThan(200);
+  // a bound against backtracking, which takes minutes on this input, not a measure of speed
+  expect(performance.now() - start).toBeLessThan(5_000);
   expect(r.findings).toHaveLength(1);
 });
 
