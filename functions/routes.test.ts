@@ -411,6 +411,32 @@ describe("an inline crd the API server would refuse is a 422 naming crd", () => 
     const res = await post("/v1/validate", { crd: crd({ ...named, versions: [v1(true)] }), object });
     expect([res.status, await json(res)]).toEqual([200, { valid: true, findings: [] }]);
   });
+
+  // a CRD sent is a new one: its rules get the CEL libraries of options.kubernetesVersion's API server
+  // (apiserver cel/environment: the compatibility version's, one minor below; two-variable comprehensions at 1.32)
+  it("its rules are compiled with the release's libraries", async () => {
+    const labelled = {
+      ...v1(true),
+      schema: {
+        openAPIV3Schema: {
+          type: "object",
+          properties: {
+            spec: {
+              type: "object",
+              additionalProperties: { type: "string" },
+              "x-kubernetes-validations": [{ rule: "self.all(k, v, v != '')" }],
+            },
+          },
+        },
+      },
+    };
+    const sent = (kubernetesVersion: string) =>
+      post("/v1/validate", { crd: crd({ ...named, versions: [labelled] }), object, options: { kubernetesVersion } });
+    const refused = await sent("1.32");
+    expect(refused.status).toBe(422);
+    expect((await json(refused)).error).toContain("undeclared reference to 'all' (in container '')");
+    expect([(await sent("1.33")).status]).toEqual([200]);
+  });
 });
 
 describe("POST /v1/crd-diff", () => {

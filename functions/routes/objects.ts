@@ -13,6 +13,7 @@ import {
   isObject,
   type JsonObject,
   type JsonValue,
+  type KubernetesRelease,
   type Note,
   normalize,
   objectsOf,
@@ -31,16 +32,16 @@ export function validateRoute(app: Hono, ctx: RouteContext): void {
   app.post("/v1/validate", async (c) => {
     const { body: sent, locate } = wrapManifest(await readLocated(c.req.raw, { manyDocuments: true }));
     const body = checkShape(validateValidateRequest, sent);
-    const catalog = catalogFor(body, ctx.catalog);
-    // The schema asks for one of them: `objects` when given, else `object`.
-    const many = body.objects !== undefined;
-    const objects = body.objects ?? (body.object ? [body.object] : []);
     const options = body.options ?? {};
-    const unknownFields = options.strict === false ? "warning" : "error";
     const release = options.kubernetesVersion === undefined ? undefined : releaseOf(options.kubernetesVersion);
     if (release && "error" in release) {
       throw new RequestError(422, "options.kubernetesVersion", `kubernetesVersion ${release.error}`);
     }
+    const catalog = catalogFor(body, ctx.catalog, release?.release);
+    // The schema asks for one of them: `objects` when given, else `object`.
+    const many = body.objects !== undefined;
+    const objects = body.objects ?? (body.object ? [body.object] : []);
+    const unknownFields = options.strict === false ? "warning" : "error";
     const unpacked = objects.map((object, i) => objectsIn(object, many ? ["objects", i] : ["object"], locate));
     // The stored revision of the body's one object (a List's one item too); of none among several.
     const oldObject = unpacked.flat().length === 1 ? (body.oldObject ?? undefined) : undefined;
@@ -171,15 +172,22 @@ function answer(f: Finding, lines: boolean, document?: number, item: FieldPath =
   });
 }
 
-/** The deployed catalog, or one built from the request's `crd` and `schema` (422 naming the field when invalid). */
-export function catalogFor(body: { crd?: JsonObject; schema?: JsonObject }, deployed: Catalog): Catalog {
+/**
+ * The deployed catalog, or one built from the request's `crd` and `schema` (422 naming the field when invalid):
+ * a CRD sent is a new one, its rules compiled with the libraries `release`'s API server gives a new rule.
+ */
+export function catalogFor(
+  body: { crd?: JsonObject; schema?: JsonObject },
+  deployed: Catalog,
+  release?: KubernetesRelease,
+): Catalog {
   const inline = (["crd", "schema"] as const).flatMap((f) => {
     const value = body[f];
     if (value === undefined) return [];
     return [f === "crd" ? crdDocument(value) : documentOf(value, f)];
   });
   if (inline.length === 0) return deployed;
-  const { catalog, findings } = buildCatalog(inline);
+  const { catalog, findings } = buildCatalog(inline, [], release);
   const [bad] = findings.filter((f) => f.severity === "error");
   if (bad) throw new RequestError(422, bad.file === "schema" ? "schema" : "crd", bad.message);
   return catalog;
