@@ -511,6 +511,11 @@ function expandMacro(call: Expr, macros: Macros, ids: NodeIds, positions: Record
   }
   if (macros.sortBy && fn === "sortBy" && args.length === 2) {
     // cel.bind(@__sortBy_input__, target, @__sortBy_input__.@sortByAssociatedKeys(@__sortBy_input__.map(v, key)))
+    if (!["listExpr", "selectExpr", "identExpr", "comprehensionExpr", "callExpr"].includes(target.exprKind.case ?? ""))
+      throw new MacroError(
+        "sortBy can only be applied to a list, identifier, comprehension, call or select expression",
+        positions[String(target.id)] ?? 0,
+      );
     const v = variable(args[0] as Expr, "argument is not an identifier");
     const input = () => identNode(ids.take(call), SORT_BY_INPUT);
     const one = node(ids.take(call), {

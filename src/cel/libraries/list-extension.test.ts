@@ -194,6 +194,14 @@ describe("@sortByAssociatedKeys, which sortBy expands to", () => {
     holds("[3, 1, 2].sortBy(x, -x) == [3, 2, 1] && [].sortBy(x, x) == []");
     errors("self.mixed.sortBy(x, x).size() == 2", { mixed: [1, "b"] }, "list elements must have the same type");
     errors("self.objs.sortBy(o, dyn([o.rank])).size() == 3", { objs }, "list elements must be comparable");
+    // ext/lists.go sortByMacro: a literal other than a list, or a map, is refused at the parse, where it stands;
+    // a key variable that is no name as parser.MakeMap refuses it (a select stands at its dot)
+    expect(compileErrors("{'a': 1}.sortBy(k, k) == []")).toEqual([
+      "spec.x-kubernetes-validations[0].rule: Invalid schema: compilation failed: ERROR: <input>:1:1: sortBy can only be applied to a list, identifier, comprehension, call or select expression\n | {'a': 1}.sortBy(k, k) == []\n | ^",
+    ]);
+    expect(compileErrors("self.objs.sortBy(o.x, 1) == []")).toEqual([
+      "spec.x-kubernetes-validations[0].rule: Invalid schema: compilation failed: ERROR: <input>:1:19: argument is not an identifier\n | self.objs.sortBy(o.x, 1) == []\n | ..................^",
+    ]);
   });
 });
 
