@@ -344,6 +344,22 @@ describe("ValidatingAdmissionPolicy", () => {
     expect(said(validateValidatingAdmissionPolicy(object, 36))).toEqual([...expected].sort());
   });
 
+  // apiserver's admission plugin compiles a new policy's expressions in DefaultCompatibilityVersion's base
+  // environment, one minor below the server's; base.go adds the semver library at 1.33
+  it("compiles its expressions with the libraries the release's API server gives a new expression", () => {
+    const versioned = validation({ expression: "isSemver(object.metadata.labels.version)" });
+    const [refused, ...rest] = said(validateValidatingAdmissionPolicy(versioned, 33));
+    expect(rest).toEqual([]);
+    expect(refused).toContain(
+      "spec.validations[0].expression: Invalid value: \"isSemver(object.metadata.labels.version)\": compilation failed: ERROR: <input>:1:9: undeclared reference to 'isSemver' (in container '')",
+    );
+    expect(said(validateValidatingAdmissionPolicy(versioned, 34))).toEqual([]);
+    // a variable, composed, too
+    const composed = policy({ variables: [{ name: "v", expression: "semver('1.0.0')" }] });
+    expect(said(validateValidatingAdmissionPolicy(composed, 33))[0]).toContain("undeclared reference to 'semver'");
+    expect(said(validateValidatingAdmissionPolicy(composed, 34))).toEqual([]);
+  });
+
   it("refuses more than 20 audit annotations, printed as JSON", () => {
     expect(said(validateValidatingAdmissionPolicy(annotations(...twentyOne), 36))).toEqual([
       `spec.auditAnnotations: Invalid value: ${JSON.stringify(twentyOne)}: must not have more than 20 auditAnnotations`,

@@ -335,6 +335,20 @@ describe("a mutating policy's match conditions and variables, compiled", () => {
     expect(said(validateMutatingAdmissionPolicy(object, 36))).toEqual([...expected].sort());
   });
 
+  // the expressions of a new policy get the libraries of the server's compatibility version, one minor below
+  // its own (apiserver cel/environment); base.go adds cel-go's lists extension at 1.34
+  it("compiles its mutations and match conditions with the libraries the release's API server gives them", () => {
+    const sorted = mutation({
+      patchType: "JSONPatch",
+      jsonPatch: { expression: "[JSONPatch{op: 'add', path: '/spec/x', value: [3, 1].sort()}]" },
+    });
+    expect(said(validateMutatingAdmissionPolicy(sorted, 34))[0]).toContain("undeclared reference to 'sort'");
+    expect(said(validateMutatingAdmissionPolicy(sorted, 35))).toEqual([]);
+    const distinct = policy({ matchConditions: [{ name: "d", expression: "[1].distinct().size() == 1" }] });
+    expect(said(validateMutatingAdmissionPolicy(distinct, 34))[0]).toContain("undeclared reference to 'distinct'");
+    expect(said(validateMutatingAdmissionPolicy(distinct, 35))).toEqual([]);
+  });
+
   it("words a variable name that is no CEL identifier as the release does, and not in 1.32-1.34", () => {
     const object = policy({ variables: [{ name: "mesh-proxy", expression: "'x'" }] });
     expect(said(validateMutatingAdmissionPolicy(object, 36))).toEqual([
