@@ -48,6 +48,24 @@ describe("two-variable comprehensions", () => {
     expect(run("self.transformMapEntry(k, v, {v: k}) == {'hello': 'greeting'}", MAP, { greeting: "hello" })).toBe(true);
     expect(run("self.transformMapEntry(i, v, v > 1, {v: i}) == {2: 1, 3: 2}", INTS, [1, 2, 3])).toBe(true);
   });
+  test("nested, bound and shadowing as the one-variable macros are", () => {
+    const groups = { h: ["hello", "hi"], j: ["joke", "jog"] };
+    const LISTS: JsonObject = { type: "object", additionalProperties: { type: "array", items: { type: "string" } } };
+    // ext/comprehensions.go's own example
+    expect(run("self.all(k, vals, vals.all(v, v.startsWith(k)))", LISTS, groups)).toBe(true);
+    expect(run("self.exists(k, vals, vals.exists(i, v, i == 1 && v == 'jog'))", LISTS, groups)).toBe(true);
+    expect(run("cel.bind(n, 2, self.all(i, v, v.size() == n))", LISTS, { a: ["x", "y"] })).toBe(true);
+    // the inner variables hide the outer ones of the same names
+    expect(run("self.all(k, v, [1].all(k, v, k == 0 && v == 1))", MAP, { a: "b" })).toBe(true);
+  });
+  test("errors as CEL's && and || absorb them: a false all, a true exists decides", () => {
+    // the predicate fails on the item 0 (division by zero) and decides on another
+    expect(run("self.all(i, v, 10 / v > 1)", INTS, [0, 20])).toBe(false);
+    expect(run("self.exists(i, v, 10 / v == 5)", INTS, [0, 2])).toBe(true);
+    expect(run("self.all(i, v, 10 / v > 0)", INTS, [0, 2])).toBe(
+      "division by zero evaluating rule: self.all(i, v, 10 / v > 0)",
+    );
+  });
   test("a duplicate key fails as mutableMap.Insert fails (common/types/map.go)", () => {
     expect(run("self.transformMapEntry(k, v, {v: k}).size() == 2", MAP, { greeting: "aloha", farewell: "aloha" })).toBe(
       "insert failed: key aloha already exists evaluating rule: self.transformMapEntry(k, v, {v: k}).size() == 2",
