@@ -4,8 +4,8 @@ import { describe, expect, test } from "vitest";
 import { parse as parseYaml } from "yaml";
 import type { JsonObject, JsonValue } from "../value/index.js";
 import { compileRules, evaluateRules } from "./index.js";
-import type { CompiledRules } from "./rules.js";
 import { escapeName, unescapeName } from "./language/escape.js";
+import type { CompiledRules } from "./rules.js";
 
 const budget = () => ({ remaining: 10_000_000 });
 const corpus = join(import.meta.dirname, "../../../shared/corpus");
