@@ -15,7 +15,9 @@
  *   (run by @bufbuild/cel, with Kubernetes' differences) and the Kubernetes
  *   libraries (lists, regex, URL, quantity, IP/CIDR, format, optional types,
  *   and the authorizer's, for admission expressions only);
- * - `cost/`: the API server's runtime cost and kunion's work budget.
+ * - `cost/`: the API server's runtime cost and kunion's work budget, and the
+ *   static estimate the API server refuses a CRD's rules for (estimator.ts over
+ *   the schema's sizes, sizes.ts, and the libraries' estimates, estimates.ts).
  * At the top, `rules.ts` (compiling and evaluating a node's rules, in the
  * server's words), `expression.ts` and `environment.ts`. The folder imports
  * value, path, findings, names, go, @bufbuild/cel and @bufbuild/re2.
@@ -25,11 +27,23 @@ import type { FieldPath } from "../path/index.js";
 import type { JsonObject, JsonValue } from "../value/index.js";
 import type { WorkBudget } from "./cost/meter.js";
 import { celLibraries } from "./environment.js";
-import { type CelBadValue, type CompiledRules, compileRulesImpl, evaluateRulesImpl } from "./rules.js";
+import {
+  type CelBadValue,
+  type CompiledRules,
+  compileRulesImpl,
+  type ExpressionCost,
+  evaluateRulesImpl,
+} from "./rules.js";
 
 export { DOCUMENT_WORK_LIMIT, PER_CALL_LIMIT, RUNTIME_BUDGET, WorkBudget, withWorkBudget } from "./cost/meter.js";
+export { cardinalityFactor } from "./cost/sizes.js";
 export { escapeName, isCelIdentifier, unescapeName } from "./language/escape.js";
-export type { CelBadValue } from "./rules.js";
+export {
+  type CelBadValue,
+  costErrorMessage,
+  type ExpressionCost,
+  STATIC_ESTIMATED_COST_LIMIT,
+} from "./rules.js";
 
 /** Compiled `x-kubernetes-validations` of one schema node (opaque: compiled programs + metadata). */
 export interface CelRules {
@@ -53,16 +67,21 @@ export interface CelBudget {
  * metadata.generateName, declared or not (apiserver's SchemaDeclType, WithTypeAndObjectMeta), as an
  * embedded resource's do. `libraries`: the Kubernetes minor whose CEL libraries the rules may use (a new rule
  * is compiled with the API server's compatibility version's, environment.ts celLibraries); every one when absent.
+ * Each rule's and message expression's estimated cost (cel-go's static estimate) is checked against the API
+ * server's limit, the rule's times `cardinality`: the product of the enclosing lists' maxItems and maps'
+ * maxProperties (1 at the root; null when one is unbounded: then the most times the node fits in a request);
+ * `costs` are what the CRD's total adds up.
  */
 export function compileRules(
   node: JsonObject,
   schemaPath: FieldPath,
   resourceRoot = false,
   libraries?: number,
-): { rules: CelRules | undefined; findings: Finding[] } {
+  cardinality: number | null = 1,
+): { rules: CelRules | undefined; findings: Finding[]; costs: ExpressionCost[] } {
   try {
-    const { rules, findings } = compileRulesImpl(node, schemaPath, resourceRoot, celLibraries(libraries));
-    return { rules: rules as CelRules | undefined, findings };
+    const out = compileRulesImpl(node, schemaPath, resourceRoot, celLibraries(libraries), cardinality);
+    return { rules: out.rules as CelRules | undefined, findings: out.findings, costs: out.costs };
   } catch (e) {
     const detail = `internal error compiling rules: ${e instanceof Error ? e.message : String(e)}`;
     return {
@@ -70,6 +89,7 @@ export function compileRules(
       findings: [
         finding({ type: "SchemaError", path: [...schemaPath, "x-kubernetes-validations"], detail, rule: "cel" }),
       ],
+      costs: [],
     };
   }
 }

@@ -5,6 +5,7 @@ import { parse as parseYaml } from "yaml";
 import type { JsonObject, JsonValue } from "../value/index.js";
 import { compileRules, evaluateRules } from "./index.js";
 import { escapeName, unescapeName } from "./language/escape.js";
+import { besidesEstimatedCost } from "./libraries/testing.js";
 import type { CompiledRules } from "./rules.js";
 
 const budget = () => ({ remaining: 10_000_000 });
@@ -19,7 +20,7 @@ function withRules(schema: JsonObject, ...rules: JsonObject[]): JsonObject {
 }
 function messages(schema: JsonObject, self: JsonValue, oldSelf?: JsonValue, path = ["spec"]): string[] {
   const { rules, findings } = compile(schema);
-  expect(findings.map((f) => f.message)).toEqual([]);
+  expect(besidesEstimatedCost(findings).map((f) => f.message)).toEqual([]);
   if (rules === undefined) throw new Error("no rules");
   return evaluateRules(rules, self, oldSelf, path, budget(), "type").map((f) => f.message);
 }
@@ -349,6 +350,11 @@ describe("messages, messageExpression, reason, fieldPath", () => {
   test("messageExpression, with fallback to message", () => {
     const s = withRules(obj, { rule: "self.a > 1", message: "static", messageExpression: "'a is ' + string(self.a)" });
     expect(messages(s, { a: 1 })).toEqual(['spec: Invalid value: "object": a is 1']);
+    // string(int) has no size the estimate knows: the API server refuses the CRD (kubernetes#124234), and kunion
+    // says so, running the rule all the same
+    expect(compile(s).findings.map((f) => f.message)).toEqual([
+      "spec.validation.openAPIV3Schema.x-kubernetes-validations[0].messageExpression: Forbidden: estimated messageExpression cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
+    ]);
     const empty = withRules(obj, { rule: "self.a > 1", message: "static", messageExpression: "''" });
     expect(messages(empty, { a: 1 })).toEqual(['spec: Invalid value: "object": static']);
     const failing = withRules(obj, { rule: "self.a > 1", message: "static", messageExpression: "self.b.c" });

@@ -7,6 +7,8 @@ import { type CelValue, isCelError } from "@bufbuild/cel";
 import { type Finding, type FindingType, finding } from "../findings/index.js";
 import type { FieldPath, PathSegment } from "../path/index.js";
 import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import { MAX, type SizeEstimator } from "./cost/estimate-types.js";
+import { type CheckedExpr, estimateCost } from "./cost/estimator.js";
 import { instrument } from "./cost/instrument.js";
 import {
   CostExceeded,
@@ -17,6 +19,7 @@ import {
   withMeter,
   workBudget,
 } from "./cost/meter.js";
+import { maxCardinality, minSerializedSize, sizeEstimator } from "./cost/sizes.js";
 import { type CelLibraries, planned } from "./environment.js";
 import { Checker, type Expr, formatIssue, formatIssues } from "./language/checker.js";
 import {
@@ -37,6 +40,8 @@ interface Program {
   run: (bindings: Record<string, unknown>) => unknown;
   usesOldSelf: boolean;
   baseCost: number;
+  /** The expression as checked, for the static cost estimate (which depends on the node's sizes, not cached). */
+  checked: CheckedExpr;
 }
 
 interface CompiledRule {
@@ -146,7 +151,12 @@ function compileUncached(
   } catch (e) {
     return `compilation failed: ${e instanceof Error ? e.message : String(e)}`;
   }
-  return { run, usesOldSelf: referencesOldSelf(parsed.expr), baseCost: inst.baseCost };
+  return {
+    run,
+    usesOldSelf: referencesOldSelf(parsed.expr),
+    baseCost: inst.baseCost,
+    checked: { expr: parsed.expr, checker, chained: parsed.chained },
+  };
 }
 
 const hasNewlines = (s: string) => /[\n\r]/.test(s);
@@ -230,7 +240,26 @@ export function validFieldPath(fieldPath: string, node: JsonObject): PathSegment
   return out;
 }
 
-type Out = { rules: CompiledRules | undefined; findings: Finding[] };
+/** A rule's or message expression's estimated cost, as the CRD's total adds it up (apiextensions TotalCost). */
+export interface ExpressionCost {
+  path: FieldPath;
+  cost: number;
+}
+
+type Out = { rules: CompiledRules | undefined; findings: Finding[]; costs: ExpressionCost[] };
+
+/** apiextensions validation.go: the most a rule's estimated cost (times its cardinality) may be. */
+export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
+
+/** apiextensions getCostErrorMessage: how far over `limit` an estimate is, in its words. */
+export function costErrorMessage(costName: string, cost: number, limit: number): string {
+  const exceed = cost / limit;
+  const factor = exceed > 100 ? "more than 100x" : exceed < 1.5 ? `${exceed.toFixed(6)}x` : `${exceed.toFixed(1)}x`;
+  return `${costName} exceeds budget by factor of ${factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
+}
+
+/** apiextensions multiplyWithOverflowGuard: a cost times a cardinality, saturating; an empty rule's 0 stays 0. */
+const timesCardinality = (cost: number, cardinality: number) => (cost === 0 ? 0 : Math.min(MAX, cost * cardinality));
 
 function schemaFinding(
   path: FieldPath,
@@ -246,10 +275,12 @@ export function compileRulesImpl(
   schemaPath: FieldPath,
   resourceRoot: boolean,
   libraries: CelLibraries,
+  cardinality: number | null,
 ): Out {
   const findings: Finding[] = [];
+  const costs: ExpressionCost[] = [];
   const list = getKey(node, "x-kubernetes-validations");
-  if (!Array.isArray(list) || list.length === 0) return { rules: undefined, findings };
+  if (!Array.isArray(list) || list.length === 0) return { rules: undefined, findings, costs };
   const base = [...schemaPath, "x-kubernetes-validations"];
   const selfType = schemaType(node, resourceRoot);
   if (selfType === undefined) {
@@ -259,9 +290,18 @@ export function compileRulesImpl(
         `failed to compile x-kubernetes-validations rules: rule declared on schema that does not support validation rules type: '${schemaTypeName(node)}' x-kubernetes-preserve-unknown-fields: '${getKey(node, "x-kubernetes-preserve-unknown-fields") === true}'`,
       ),
     );
-    return { rules: undefined, findings };
+    return { rules: undefined, findings, costs };
   }
   const compiled: CompiledRule[] = [];
+  // validation.go getExpressionCost: times the enclosing lists' and maps' bounds, or, where one has none, the
+  // most times the node fits in a request (compilation.go maxCardinality)
+  const times = cardinality ?? maxCardinality(minSerializedSize(node, resourceRoot) ?? 0);
+  let sizes: SizeEstimator | undefined;
+  const estimate = (p: Program) => {
+    // the sizes are the server's own release's (its libraries are its compatibility version's, one below)
+    sizes ??= sizeEstimator(node, resourceRoot, libraries.minor + 1);
+    return estimateCost(p.checked, sizes).max;
+  };
   list.forEach((raw: JsonValue, index) => {
     const at = (field: string) => [...base, index, field];
     if (!isObject(raw)) {
@@ -322,6 +362,18 @@ export function compileRulesImpl(
       ["oldSelf", optionalOldSelf ? optionalOf(selfType) : selfType],
     ]);
     const program = compileProgram(rule, vars, BOOL, libraries);
+    if (typeof program !== "string") {
+      const cost = timesCardinality(estimate(program), times);
+      if (cost > STATIC_ESTIMATED_COST_LIMIT)
+        findings.push(
+          schemaFinding(
+            at("rule"),
+            costErrorMessage("estimated rule cost", cost, STATIC_ESTIMATED_COST_LIMIT),
+            "FieldValueForbidden",
+          ),
+        );
+      costs.push({ path: at("rule"), cost });
+    }
     if (typeof program === "string") {
       findings.push(schemaFinding(at("rule"), program));
       ok = false;
@@ -342,7 +394,19 @@ export function compileRulesImpl(
                 : p,
           ),
         );
-      else msgProgram = p;
+      else {
+        msgProgram = p;
+        const cost = estimate(p);
+        if (cost > STATIC_ESTIMATED_COST_LIMIT)
+          findings.push(
+            schemaFinding(
+              at("messageExpression"),
+              costErrorMessage("estimated messageExpression cost", cost, STATIC_ESTIMATED_COST_LIMIT),
+              "FieldValueForbidden",
+            ),
+          );
+        costs.push({ path: at("messageExpression"), cost });
+      }
     }
     if (!ok || typeof program === "string") return;
     compiled.push({
@@ -357,8 +421,8 @@ export function compileRulesImpl(
       optionalOldSelf,
     });
   });
-  if (compiled.length === 0) return { rules: undefined, findings };
-  return { rules: new CompiledRules(selfType, schemaTypeName(node), compiled), findings };
+  if (compiled.length === 0) return { rules: undefined, findings, costs };
+  return { rules: new CompiledRules(selfType, schemaTypeName(node), compiled), findings, costs };
 }
 
 const ruleErrorString = (r: CompiledRule) => (r.message && r.message.trim() !== "" ? r.message.trim() : r.rule.trim());

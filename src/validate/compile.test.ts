@@ -124,3 +124,48 @@ it("hostile keys are plain data in schemas, objects and defaults", () => {
   ]);
   expect(isObject(r.object)).toBe(true);
 });
+
+// apiextensions validation.go: each rule's estimated cost times its cardinality (getExpressionCost, cel_validation.go
+// childContext), and the schema's total (TotalCost), against StaticEstimatedCostLimit and StaticEstimatedCRDCostLimit
+describe("the rules' estimated cost, as the API server refuses a CRD for it", () => {
+  const costFindings = (schema: JsonObject) =>
+    compileSchema(schema).findings.map(
+      (f) => `${f.field}: ${f.type === "FieldValueForbidden" ? "Forbidden: " : ""}${f.detail}`,
+    );
+  const hint =
+    "(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)";
+  const hosts = (bounds: JsonObject) => ({
+    type: "object",
+    properties: {
+      hosts: {
+        type: "array",
+        ...bounds,
+        items: {
+          type: "object",
+          properties: { name: { type: "string", maxLength: 63 } },
+          "x-kubernetes-validations": [{ rule: "self.name.matches('^a')" }],
+        },
+      },
+    },
+  });
+  it("a rule in an unbounded list runs as many times as items fit in a request", () => {
+    // the rule costs 28 (matches over 63 × 4 bytes); its node fits 3 MiB / 3 times in a request: 2.9x the limit
+    expect(costFindings(hosts({}))).toEqual([
+      `properties[hosts].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 2.9x ${hint}`,
+    ]);
+    // bounded, it runs at most 100 times
+    expect(costFindings(hosts({ maxItems: 100 }))).toEqual([]);
+  });
+  it("past the schema's total, the costly rules and the schema are refused too", () => {
+    const tags = {
+      type: "object",
+      properties: { tags: { type: "array", items: { type: "string" } } },
+      "x-kubernetes-validations": [{ rule: "self.tags.all(x, x.contains('gpu'))" }],
+    };
+    expect(costFindings(tags)).toEqual([
+      `x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x ${hint}`,
+      "x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema",
+      `: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x ${hint}`,
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
-import { type CelRules, compileRules } from "../cel/index.js";
-import type { Finding } from "../findings/index.js";
+import { type CelRules, cardinalityFactor, compileRules, costErrorMessage, type ExpressionCost } from "../cel/index.js";
+import { type Finding, finding } from "../findings/index.js";
 import { type PathSegment, schemaProperty } from "../path/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { canonical, contentKey } from "./canonical.js";
@@ -64,7 +64,8 @@ export function compileSchema(
   } else {
     const findings: Finding[] = [];
     const compiler = new Compiler(findings, undefined, celLibraries);
-    const root = compiler.node(schema, [], "structural", 0);
+    const root = compiler.node(schema, [], "structural", 0, 1);
+    for (const f of compiler.totalCostFindings()) findings.push(f);
     compiled = { kind: "CompiledSchema", root, findings, hasCel: compiler.hasCel, celLibraries };
   }
   byContent.set(key, compiled);
@@ -87,7 +88,7 @@ export function compileSchemaGraph(
 ): { compiled: CompiledSchema; findings: Finding[] } {
   const findings: Finding[] = [];
   const compiler = new Compiler(findings, options.decoders);
-  const root = compiler.node(schema, [], "structural", 0);
+  const root = compiler.node(schema, [], "structural", 0, 1);
   const compiled: Compiled = {
     kind: "CompiledSchema",
     root,
@@ -104,6 +105,8 @@ class Compiler {
   /** Schema objects already compiled, per mode: YAML aliases may share (or even nest) them. */
   private readonly seen = { structural: new Map<object, Node>(), value: new Map<object, Node>() };
   hasCel = false;
+  /** Each rule's and message expression's estimated cost, for the schema's total. */
+  private readonly costs: ExpressionCost[] = [];
 
   constructor(
     private readonly findings: Finding[],
@@ -111,7 +114,11 @@ class Compiler {
     private readonly celLibraries?: number,
   ) {}
 
-  node(raw: JsonValue, path: readonly PathSegment[], mode: Mode, depth: number): Node {
+  /**
+   * `cardinality`: how many times the node may occur in an object, as apiextensions' CEL context counts it for
+   * the rules' cost (the enclosing lists' maxItems and maps' maxProperties multiplied; undefined: unbounded).
+   */
+  node(raw: JsonValue, path: readonly PathSegment[], mode: Mode, depth: number, cardinality?: number): Node {
     const node = emptyNode();
     if (!isObject(raw)) {
       if (raw !== true) this.findings.push(schemaFinding(path, "must be a schema object"));
@@ -145,7 +152,10 @@ class Compiler {
       else if (k.phase === "required") node.required = check;
       else node.mainChecks.push(check);
     }
-    const child = (v: JsonValue, childPath: PathSegment[]) => this.node(v, childPath, mode, depth + 1);
+    const factor = cardinality === undefined ? undefined : cardinalityFactor(raw);
+    const childCardinality = factor === undefined || cardinality === undefined ? undefined : cardinality * factor;
+    const child = (v: JsonValue, childPath: PathSegment[]) =>
+      this.node(v, childPath, mode, depth + 1, childCardinality);
     const props = getKey(raw, "properties");
     if (isObject(props)) {
       node.properties = new Map();
@@ -161,12 +171,12 @@ class Compiler {
     if (isObject(items)) node.items = child(items, [...path, "items"]);
     else if (items !== undefined) this.findings.push(schemaFinding([...path, "items"], "must be a schema object"));
     node.nullable = getKey(raw, "nullable") === true;
-    if (mode === "structural") this.structural(node, raw, path);
+    if (mode === "structural") this.structural(node, raw, path, cardinality);
     return node;
   }
 
   /** What only the structural tree has: defaults, pruning rules, extensions, CEL. */
-  private structural(node: Node, raw: JsonObject, path: readonly PathSegment[]): void {
+  private structural(node: Node, raw: JsonObject, path: readonly PathSegment[], cardinality: number | undefined): void {
     const def = getKey(raw, "default");
     // A literal `default: null` is dropped when the API server reads the CRD (kubernetes#104969): never applied.
     if (def !== undefined && def !== null) {
@@ -186,15 +196,56 @@ class Compiler {
     const rules = getKey(raw, "x-kubernetes-validations");
     if (Array.isArray(rules) && rules.length > 0) {
       this.hasCel = true;
-      node.cel = this.cel(raw, path);
+      node.cel = this.cel(raw, path, cardinality);
     }
   }
 
   /** The node's rules, compiled by the CEL module (which ratchets rules without oldSelf itself). */
-  private cel(raw: JsonObject, path: readonly PathSegment[]): CelRules | undefined {
+  private cel(raw: JsonObject, path: readonly PathSegment[], cardinality: number | undefined): CelRules | undefined {
     // the schema's root is a resource's (a CRD version's schema, a built-in kind's)
-    const { rules, findings } = compileRules(raw, path, path.length === 0, this.celLibraries);
+    const { rules, findings, costs } = compileRules(
+      raw,
+      path,
+      path.length === 0,
+      this.celLibraries,
+      cardinality ?? null,
+    );
     for (const f of findings) this.findings.push(f);
+    for (const c of costs) this.costs.push(c);
     return rules;
   }
+
+  /**
+   * apiextensions' total of the rules' estimated costs over the schema: past its limit, the (at most four)
+   * rules that took a hundredth of it or more, and the schema itself, are refused.
+   */
+  totalCostFindings(): Finding[] {
+    let total = 0;
+    for (const c of this.costs) total = Math.min(MAX_COST, total + c.cost);
+    if (total <= STATIC_ESTIMATED_CRD_COST_LIMIT) return [];
+    const costly = this.costs
+      .filter((c) => c.cost >= STATIC_ESTIMATED_CRD_COST_LIMIT / 100)
+      .sort((a, b) => b.cost - a.cost)
+      .slice(0, 4);
+    const forbidden = (path: readonly PathSegment[], detail: string) =>
+      finding({ type: "FieldValueForbidden", path: [...path], detail, rule: "cel" });
+    return [
+      ...costly.map((c) =>
+        forbidden(c.path, "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"),
+      ),
+      forbidden(
+        [],
+        costErrorMessage(
+          "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema",
+          total,
+          STATIC_ESTIMATED_CRD_COST_LIMIT,
+        ),
+      ),
+    ];
+  }
 }
+
+/** apiextensions validation.go: the most the estimated costs of a schema's rules may add up to. */
+const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
+/** math.MaxUint64, where TotalCost saturates. */
+const MAX_COST = 2 ** 64;

@@ -262,6 +262,7 @@ export class Checker {
     if (group === undefined) return this.error(e, `undeclared reference to '${name}' (in container '')`);
     if (args.some((a) => this.resolve(a).k === "error") || (target && this.resolve(target).k === "error")) return ERROR;
     const results: CelT[] = [];
+    const matched: Overload[] = [];
     let savedAfter: Map<string, CelT> | undefined;
     for (const raw of group) {
       if ((raw.target === undefined) !== (target === undefined)) continue;
@@ -272,10 +273,12 @@ export class Checker {
       for (let i = 0; ok && i < args.length; i++) ok = this.assignable(o.params[i] as CelT, args[i] as CelT);
       if (ok) {
         results.push(o.result);
+        matched.push(raw);
         if (savedAfter === undefined) savedAfter = new Map(this.subst);
       }
       this.subst = saved;
     }
+    this.overloads.set(e.id, matched);
     if (results.length === 0) {
       const t = target === undefined ? "" : `${this.display(target)}.`;
       return this.error(
@@ -293,7 +296,18 @@ export class Checker {
     return same ? first : DYN;
   }
 
+  /** Each node's type as checked (type parameters resolved as far as known: finalize() them), by id. */
+  readonly types = new Map<bigint, CelT>();
+  /** Each call's overloads that its arguments' types match (several only with dyn arguments), by id. */
+  readonly overloads = new Map<bigint, readonly Overload[]>();
+
   private visit(e: Expr, scope: Scope): CelT {
+    const t = this.visitNode(e, scope);
+    this.types.set(e.id, t);
+    return t;
+  }
+
+  private visitNode(e: Expr, scope: Scope): CelT {
     const k = e.exprKind;
     switch (k.case) {
       case "constExpr":
@@ -554,7 +568,6 @@ export function qualifiedName(e: Expr): string | undefined {
   return undefined;
 }
 
-/** cel-go's rendering of issues: `ERROR: <input>:1:6: msg` with the source line and a caret. */
 /** cel-go's Errors.maxErrorsToReport: the errors past it are counted, not shown. */
 const MAX_ERRORS_SHOWN = 100;
 
@@ -571,6 +584,7 @@ export function formatIssues(source: string, issues: readonly CheckIssue[]): str
   return shown.join("\n");
 }
 
+/** cel-go's rendering of an issue: `ERROR: <input>:1:6: msg` with the source line and a caret. */
 export function formatIssue(source: string, offset: number, message: string): string {
   const lines = source.split("\n");
   let line = 0;

@@ -16,6 +16,11 @@ export interface Parsed {
   expr: Expr;
   /** Offsets by expression id, in the original source. */
   positions: Record<string, number>;
+  /**
+   * The selects past an optional one, run as optional selects themselves (`.b` of `self.?a.b`): in cel-go's
+   * AST they are plain selects, which the cost estimate prices as such.
+   */
+  chained: ReadonlySet<bigint>;
 }
 
 /** Rewrites `.?name` and `x[?k]`; returns the new text and a map from new offsets to original ones. */
@@ -560,6 +565,7 @@ export function parseRule(src: string, macros: Macros = ALL_MACROS): Parsed {
   for (const [id, off] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = pre.toOriginal(off);
   placeAsCelGo(src, parsed.expr, positions);
   let next = maxId(parsed.expr) + 1;
+  const chained = new Set<bigint>();
   const ids: NodeIds = {
     take: (at) => {
       const id = next++;
@@ -580,6 +586,7 @@ export function parseRule(src: string, macros: Macros = ALL_MACROS): Parsed {
     if (k.case === "selectExpr" && !k.value.testOnly && k.value.operand && isOptionalAccess(k.value.operand)) {
       const id = next++;
       positions[String(id)] = positions[String(e.id)] ?? 0;
+      chained.add(e.id);
       return callNode(Number(e.id), OPT_SELECT, [k.value.operand, constNode(id, "stringValue", k.value.field)]);
     }
     if (k.case === "callExpr" && k.value.function === "_[_]" && k.value.args.length === 2) {
@@ -621,7 +628,7 @@ export function parseRule(src: string, macros: Macros = ALL_MACROS): Parsed {
     }
     return expandMacro(e, macros, ids, positions);
   });
-  return { expr, positions };
+  return { expr, positions, chained };
 }
 
 /**
