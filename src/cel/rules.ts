@@ -361,23 +361,24 @@ export function compileRulesImpl(
       ["self", selfType],
       ["oldSelf", optionalOldSelf ? optionalOf(selfType) : selfType],
     ]);
-    const program = compileProgram(rule, vars, BOOL, libraries);
-    if (typeof program !== "string") {
-      const cost = timesCardinality(estimate(program), times);
+    /** An expression's estimated cost: refused past the limit, and added to the schema's total. */
+    const observe = (field: "rule" | "messageExpression", cost: number) => {
       if (cost > STATIC_ESTIMATED_COST_LIMIT)
         findings.push(
           schemaFinding(
-            at("rule"),
-            costErrorMessage("estimated rule cost", cost, STATIC_ESTIMATED_COST_LIMIT),
+            at(field),
+            costErrorMessage(`estimated ${field} cost`, cost, STATIC_ESTIMATED_COST_LIMIT),
             "FieldValueForbidden",
           ),
         );
-      costs.push({ path: at("rule"), cost });
-    }
+      costs.push({ path: at(field), cost });
+    };
+    const program = compileProgram(rule, vars, BOOL, libraries);
     if (typeof program === "string") {
       findings.push(schemaFinding(at("rule"), program));
       ok = false;
-    } else if (optionalOldSelf && !program.usesOldSelf) {
+    } else observe("rule", timesCardinality(estimate(program), times));
+    if (typeof program !== "string" && optionalOldSelf && !program.usesOldSelf) {
       findings.push(schemaFinding(at("optionalOldSelf"), "may not be set if oldSelf is not used in rule"));
     }
     let msgProgram: Program | undefined;
@@ -396,16 +397,8 @@ export function compileRulesImpl(
         );
       else {
         msgProgram = p;
-        const cost = estimate(p);
-        if (cost > STATIC_ESTIMATED_COST_LIMIT)
-          findings.push(
-            schemaFinding(
-              at("messageExpression"),
-              costErrorMessage("estimated messageExpression cost", cost, STATIC_ESTIMATED_COST_LIMIT),
-              "FieldValueForbidden",
-            ),
-          );
-        costs.push({ path: at("messageExpression"), cost });
+        // not times the cardinality: validation.go checks a message expression's own estimate
+        observe("messageExpression", estimate(p));
       }
     }
     if (!ok || typeof program === "string") return;
