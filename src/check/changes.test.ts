@@ -168,3 +168,32 @@ spec:
     ]);
   });
 });
+
+// apiextensions validation.go: a version whose schema an update leaves as it was keeps its rules whatever their
+// estimated cost (versionsWithUnchangedSchemas, suppressPerExpressionCost); the schema's total is still checked
+describe("the rules' estimated cost on an update", () => {
+  const costly = (versions: string[], extra = "") =>
+    widgetCrd({
+      versions,
+      properties: `spec: {type: object, properties: {tags: {type: array, items: {type: string}}${extra}}, x-kubernetes-validations: [{rule: "self.tags.all(x, x.contains('gpu'))"}]}`,
+    });
+  const perRule = (found: Finding[]) =>
+    found.filter((f) => f.detail.startsWith("estimated rule cost exceeds budget")).map((f) => f.field);
+  const total = (found: Finding[]) =>
+    found.filter((f) => f.detail.startsWith("x-kubernetes-validations estimated rule cost total")).length;
+  const ruleOf = (v: number) =>
+    `spec.versions[${v}].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule`;
+
+  it("a new CRD's costly rule is refused", () => {
+    expect(perRule(checkChanges([{ path: "crd.yaml", after: costly(["v1"]) }]))).toEqual([ruleOf(0)]);
+  });
+  it("a version the change leaves as it was keeps it; a version it changes, or adds, does not", () => {
+    const found = checkChanges([{ path: "crd.yaml", before: costly(["v1"]), after: costly(["v1", "v2"]) }]);
+    expect(perRule(found)).toEqual([ruleOf(1)]);
+    expect(total(found)).toBe(2);
+    const edited = checkChanges([
+      { path: "crd.yaml", before: costly(["v1"]), after: costly(["v1"], ", size: {type: integer}") },
+    ]);
+    expect(perRule(edited)).toEqual([ruleOf(0)]);
+  });
+});
