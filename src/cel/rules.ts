@@ -20,7 +20,7 @@ import {
   workBudget,
 } from "./cost/meter.js";
 import { maxCardinality, minSerializedSize, sizeEstimator } from "./cost/sizes.js";
-import { type CelLibraries, planned } from "./environment.js";
+import { type CelLibraries, celLibraries, planned } from "./environment.js";
 import { Checker, type Expr, formatIssue, formatIssues } from "./language/checker.js";
 import {
   ALL_MACROS,
@@ -33,6 +33,7 @@ import {
 } from "./language/syntax.js";
 import { BOOL, type CelT, optionalOf, STRING, schemaType, schemaTypeName, typeKey } from "./language/types.js";
 import { asCel, toCelValue } from "./language/values.js";
+import { INTRODUCED } from "./libraries/index.js";
 import { NONE, OptionalValue } from "./libraries/optional.js";
 
 /** A compiled expression: planned program and what it needs. */
@@ -261,6 +262,27 @@ export function costErrorMessage(costName: string, cost: number, limit: number):
 /** apiextensions multiplyWithOverflowGuard: a cost times a cardinality, saturating; an empty rule's 0 stays 0. */
 const timesCardinality = (cost: number, cardinality: number) => (cost === 0 ? 0 : Math.min(MAX, cost * cardinality));
 
+/**
+ * The first release whose API server compiles `text`, when the libraries of the one checked for cannot and a
+ * later one's can (libraries/index.ts INTRODUCED): a rule written for a newer cluster than kunion checks for.
+ */
+function laterRelease(text: string, vars: ReadonlyMap<string, CelT>, want: CelT, libraries: CelLibraries) {
+  if (libraries.minor === Number.POSITIVE_INFINITY) return undefined;
+  const later = Object.values(INTRODUCED)
+    .filter((minor) => minor > libraries.minor)
+    .sort((a, b) => a - b);
+  const compiles = later.find((minor) => typeof compileProgram(text, vars, want, celLibraries(minor)) !== "string");
+  // a server compiles new rules with its compatibility version's libraries, one minor below its own
+  return compiles === undefined ? undefined : compiles + 1;
+}
+
+/** kunion's own note beside the API server's refusal: the rule compiles on a later release. */
+function laterNotice(path: FieldPath, release: number, libraries: CelLibraries): Finding {
+  const detail = `compiles on Kubernetes 1.${release} and later, whose CEL libraries have what it calls; kunion checks for 1.${libraries.minor + 1} (--kubernetes-version, kubernetesVersion in .kunion.yaml)`;
+  const f = finding({ type: "SchemaError", path, detail, rule: "cel", severity: "notice" });
+  return { ...f, message: `${f.field}: ${detail}` };
+}
+
 function schemaFinding(
   path: FieldPath,
   detail: string,
@@ -376,6 +398,8 @@ export function compileRulesImpl(
     const program = compileProgram(rule, vars, BOOL, libraries);
     if (typeof program === "string") {
       findings.push(schemaFinding(at("rule"), program));
+      const later = laterRelease(rule, vars, BOOL, libraries);
+      if (later !== undefined) findings.push(laterNotice(at("rule"), later, libraries));
       ok = false;
     } else observe("rule", timesCardinality(estimate(program), times));
     if (typeof program !== "string" && optionalOldSelf && !program.usesOldSelf) {

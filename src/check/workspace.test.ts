@@ -59,9 +59,13 @@ describe("loadWorkspace", () => {
       loadWorkspace({ inputs: [{ path: "crd.yaml", text }], kubernetesVersion })
         .findings.filter((f) => f.rule === "cel")
         .map((f) => [f.line, f.detail?.split("\n")[0]]);
-    // 1.32 compiles new rules with 1.31's libraries: no two-variable comprehensions
+    // 1.32 compiles new rules with 1.31's libraries: no two-variable comprehensions; kunion adds which release does
     expect(ruleErrors("1.32")).toEqual([
       [16, "compilation failed: ERROR: <input>:1:9: undeclared reference to 'all' (in container '')"],
+      [
+        16,
+        "compiles on Kubernetes 1.33 and later, whose CEL libraries have what it calls; kunion checks for 1.32 (--kubernetes-version, kubernetesVersion in .kunion.yaml)",
+      ],
     ]);
     expect(ruleErrors("1.33")).toEqual([]);
     expect(ruleErrors("1.36")).toEqual([]);
