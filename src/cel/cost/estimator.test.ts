@@ -227,3 +227,14 @@ describe("the estimated cost of a rule (compilation_test.go TestCostEstimation)"
     expect(costOf(schema(set))).toBe(expectedSet);
   });
 });
+
+describe("nodes without a path", () => {
+  // apiserver library/cost.go listElementNode: the items of a list with no path (a literal) are sized by their
+  // type alone, unknown for strings; a map literal's lookup is one call
+  test("a literal list's indexOf prices its items as unknown strings, whatever self's maxLength", () => {
+    const ranking = (extra: JsonObject) => string("['small', 'medium', 'large'].indexOf(self) >= 0", extra)(undefined);
+    expect(costOf(ranking({}))).toBeGreaterThan(1e18);
+    expect(costOf(ranking({ maxLength: 10 }))).toBeGreaterThan(1e18);
+    expect(costOf(string("{'small': 0, 'medium': 1, 'large': 2}[self] >= 0")(undefined))).toBe(33);
+  });
+});

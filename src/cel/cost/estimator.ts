@@ -361,8 +361,9 @@ class Coster {
   private node(e: Expr): AstNodeInfo {
     const path = this.pathOf(e);
     const node: AstNodeInfo = {
-      // only the declared variables' paths: an accumulator's leads nowhere
-      path: path.length > 0 && isAccumulator(path[0] as string) ? undefined : path,
+      // none where cel-go tracks none (a literal, a call's result: Kubernetes then sizes its items by type alone,
+      // as unknown), nor an accumulator's
+      path: path.length === 0 || isAccumulator(path[0] as string) ? undefined : path,
       type: this.typeOf(e),
       computedSize: this.sizeOfExpr(e),
     };
