@@ -42,6 +42,7 @@ export {
   type CelBadValue,
   costErrorMessage,
   type ExpressionCost,
+  isExpressionCostFinding,
   STATIC_ESTIMATED_COST_LIMIT,
 } from "./rules.js";
 

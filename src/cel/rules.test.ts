@@ -354,6 +354,7 @@ describe("messages, messageExpression, reason, fieldPath", () => {
     // says so, running the rule all the same
     expect(compile(s).findings.map((f) => f.message)).toEqual([
       "spec.validation.openAPIV3Schema.x-kubernetes-validations[0].messageExpression: Forbidden: estimated messageExpression cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
+      "spec.validation.openAPIV3Schema.x-kubernetes-validations[0].messageExpression: estimated at 1.8e18 each time it runs, once per object; the limit is 10,000,000",
     ]);
     const empty = withRules(obj, { rule: "self.a > 1", message: "static", messageExpression: "''" });
     expect(messages(empty, { a: 1 })).toEqual(['spec: Invalid value: "object": static']);

@@ -259,6 +259,14 @@ export function costErrorMessage(costName: string, cost: number, limit: number):
   return `${costName} exceeds budget by factor of ${factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
 }
 
+/**
+ * Whether a finding is one of a rule's or message expression's own estimated-cost refusal and kunion's note
+ * beside it (not the schema's total).
+ */
+export const isExpressionCostFinding = (f: Finding): boolean =>
+  f.rule === "cel" &&
+  /^estimated (rule|messageExpression) cost exceeds budget|^estimated at .* each time it runs/.test(f.detail);
+
 /** apiextensions multiplyWithOverflowGuard: a cost times a cardinality, saturating; an empty rule's 0 stays 0. */
 const timesCardinality = (cost: number, cardinality: number) => (cost === 0 ? 0 : Math.min(MAX, cost * cardinality));
 
@@ -274,6 +282,25 @@ function laterRelease(text: string, vars: ReadonlyMap<string, CelT>, want: CelT,
   const compiles = later.find((minor) => typeof compileProgram(text, vars, want, celLibraries(minor)) !== "string");
   // a server compiles new rules with its compatibility version's libraries, one minor below its own
   return compiles === undefined ? undefined : compiles + 1;
+}
+
+/**
+ * kunion's own note beside an estimated-cost refusal, where the server's words do not say where to look: what
+ * one evaluation is estimated at, and how many times the expression may run (an unbounded list or map above it
+ * makes that as many as fit in a request).
+ */
+function costNotice(path: FieldPath, each: number, runs: number, unboundedAbove: boolean): Finding {
+  // past a trillion the estimate's digits are no longer exact (doubles): its order of magnitude then
+  const count = (n: number) => (n >= 1e12 ? n.toExponential(1).replace("e+", "e") : n.toLocaleString("en-US"));
+  const why = unboundedAbove
+    ? ", as many as fit in a 3 MiB request: a list or map above it has no maxItems or maxProperties"
+    : runs > 1
+      ? ", as the maxItems and maxProperties above it allow"
+      : "";
+  const times = runs === 1 ? "once per object" : `up to ${count(runs)} times${why}`;
+  const detail = `estimated at ${count(each)} each time it runs, ${times}; the limit is ${count(STATIC_ESTIMATED_COST_LIMIT)}`;
+  const f = finding({ type: "SchemaError", path, detail, rule: "cel", severity: "notice" });
+  return { ...f, message: `${f.field}: ${detail}` };
 }
 
 /** kunion's own note beside the API server's refusal: the rule compiles on a later release. */
@@ -384,8 +411,9 @@ export function compileRulesImpl(
       ["oldSelf", optionalOldSelf ? optionalOf(selfType) : selfType],
     ]);
     /** An expression's estimated cost: refused past the limit, and added to the schema's total. */
-    const observe = (field: "rule" | "messageExpression", cost: number) => {
-      if (cost > STATIC_ESTIMATED_COST_LIMIT)
+    const observe = (field: "rule" | "messageExpression", each: number, runs: number) => {
+      const cost = timesCardinality(each, runs);
+      if (cost > STATIC_ESTIMATED_COST_LIMIT) {
         findings.push(
           schemaFinding(
             at(field),
@@ -393,6 +421,8 @@ export function compileRulesImpl(
             "FieldValueForbidden",
           ),
         );
+        findings.push(costNotice(at(field), each, runs, field === "rule" && cardinality === null));
+      }
       costs.push({ path: at(field), cost });
     };
     const program = compileProgram(rule, vars, BOOL, libraries);
@@ -401,7 +431,7 @@ export function compileRulesImpl(
       const later = laterRelease(rule, vars, BOOL, libraries);
       if (later !== undefined) findings.push(laterNotice(at("rule"), later, libraries));
       ok = false;
-    } else observe("rule", timesCardinality(estimate(program), times));
+    } else observe("rule", estimate(program), times);
     if (typeof program !== "string" && optionalOldSelf && !program.usesOldSelf) {
       findings.push(schemaFinding(at("optionalOldSelf"), "may not be set if oldSelf is not used in rule"));
     }
@@ -422,7 +452,7 @@ export function compileRulesImpl(
       else {
         msgProgram = p;
         // not times the cardinality: validation.go checks a message expression's own estimate
-        observe("messageExpression", estimate(p));
+        observe("messageExpression", estimate(p), 1);
       }
     }
     if (!ok || typeof program === "string") return;

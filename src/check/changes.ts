@@ -3,6 +3,7 @@ import { isCrd } from "../crd/index.js";
 import type { DiffOptions } from "../evolution/index.js";
 import { type Finding, skippedNotice } from "../findings/index.js";
 import { type ParsedSource, parseSource } from "../source/index.js";
+import { isExpressionCostFinding } from "../validate/index.js";
 import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { checkRoundTrips, isConversion } from "./conversions.js";
 import { diffCrdDocuments } from "./crd-diff.js";
@@ -105,7 +106,8 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
     files.flatMap(({ before, after }) => (before === undefined ? [] : unchangedSchemas(before, after))),
   );
   const ours = workspace.findings.filter(
-    (f) => (f.file === undefined || !context.has(f.file)) && !(isCostRefusal(f) && unchanged.has(versionOf(f))),
+    (f) =>
+      (f.file === undefined || !context.has(f.file)) && !(isExpressionCostFinding(f) && unchanged.has(versionOf(f))),
   );
   return [...findings, ...ours, ...validated];
 }
@@ -116,10 +118,6 @@ const versionOf = (f: Finding) =>
   f.path[0] === "spec" && f.path[1] === "versions" && typeof f.path[2] === "number" && f.file !== undefined
     ? versionKey(f.file, f.document ?? 0, f.path[2])
     : "";
-
-/** A rule's or message expression's own estimated cost past its limit (rules.ts), not the schema's total. */
-const isCostRefusal = (f: Finding) =>
-  f.rule === "cel" && /^estimated (rule|messageExpression) cost exceeds budget/.test(f.detail);
 
 /**
  * The versions of the changed file's CRDs whose schema the change leaves as it was at the base (same CRD, same
