@@ -187,7 +187,7 @@ export function catalogFor(
     return [f === "crd" ? crdDocument(value) : documentOf(value, f)];
   });
   if (inline.length === 0) return deployed;
-  const { catalog, findings } = buildCatalog(inline, [], release);
+  const { catalog, findings } = buildCatalog(inline, [], { kubernetesVersion: release });
   const [bad] = findings.filter((f) => f.severity === "error");
   if (bad) throw new RequestError(422, bad.file === "schema" ? "schema" : "crd", bad.message);
   return catalog;

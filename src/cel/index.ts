@@ -33,6 +33,7 @@ import {
   compileRulesImpl,
   type ExpressionCost,
   evaluateRulesImpl,
+  type UpdateContext,
 } from "./rules.js";
 
 export { DOCUMENT_WORK_LIMIT, PER_CALL_LIMIT, RUNTIME_BUDGET, WorkBudget, withWorkBudget } from "./cost/meter.js";
@@ -42,8 +43,8 @@ export {
   type CelBadValue,
   costErrorMessage,
   type ExpressionCost,
-  isExpressionCostFinding,
   STATIC_ESTIMATED_COST_LIMIT,
+  type UpdateContext,
 } from "./rules.js";
 
 /** Compiled `x-kubernetes-validations` of one schema node (opaque: compiled programs + metadata). */
@@ -56,6 +57,18 @@ export interface CelBudget {
   remaining: number;
   /** kunion's work budget, when no document's is open (withWorkBudget): one per object, made on first use. */
   work?: WorkBudget;
+}
+
+/** How compileRules reads a node's rules. */
+export interface RuleOptions {
+  /** The node is a custom resource's root (see compileRules). */
+  resourceRoot?: boolean;
+  /** The Kubernetes minor whose CEL libraries a new rule may use; every one when absent. */
+  libraries?: number;
+  /** How many times the node may occur in an object: 1 by default (the root); null when unbounded. */
+  cardinality?: number | null;
+  /** On an update of the CRD: what the API server keeps of the old one (rules.ts UpdateContext). */
+  update?: UpdateContext;
 }
 
 /**
@@ -71,17 +84,21 @@ export interface CelBudget {
  * Each rule's and message expression's estimated cost (cel-go's static estimate) is checked against the API
  * server's limit, the rule's times `cardinality`: the product of the enclosing lists' maxItems and maps'
  * maxProperties (1 at the root; null when one is unbounded: then the most times the node fits in a request);
- * `costs` are what the CRD's total adds up.
+ * `costs` are what the CRD's total adds up. On an update (`update`), the rules the old CRD had are compiled
+ * with every library, and an unchanged version's rules are not refused for their own cost.
  */
 export function compileRules(
   node: JsonObject,
   schemaPath: FieldPath,
-  resourceRoot = false,
-  libraries?: number,
-  cardinality: number | null = 1,
+  options: RuleOptions = {},
 ): { rules: CelRules | undefined; findings: Finding[]; costs: ExpressionCost[] } {
   try {
-    const out = compileRulesImpl(node, schemaPath, resourceRoot, celLibraries(libraries), cardinality);
+    const out = compileRulesImpl(node, schemaPath, {
+      resourceRoot: options.resourceRoot ?? false,
+      libraries: celLibraries(options.libraries),
+      cardinality: options.cardinality === undefined ? 1 : options.cardinality,
+      update: options.update,
+    });
     return { rules: out.rules as CelRules | undefined, findings: out.findings, costs: out.costs };
   } catch (e) {
     const detail = `internal error compiling rules: ${e instanceof Error ? e.message : String(e)}`;

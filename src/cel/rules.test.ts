@@ -12,7 +12,7 @@ const budget = () => ({ remaining: 10_000_000 });
 const corpus = join(import.meta.dirname, "../../../shared/corpus");
 
 function compile(node: JsonObject, resourceRoot = false) {
-  const out = compileRules(node, ["spec", "validation", "openAPIV3Schema"], resourceRoot);
+  const out = compileRules(node, ["spec", "validation", "openAPIV3Schema"], { resourceRoot });
   return out;
 }
 function withRules(schema: JsonObject, ...rules: JsonObject[]): JsonObject {
@@ -485,9 +485,9 @@ describe("compile errors are SchemaError findings", () => {
     expect(first).toBeDefined();
     for (let i = 0; i < 100; i++) expect(program(compile(make()).rules)).toBe(first);
     // another release's libraries compile it anew
-    const older = compileRules(make(), ["spec"], false, 31).rules;
+    const older = compileRules(make(), ["spec"], { libraries: 31 }).rules;
     expect(program(older)).not.toBe(first);
-    expect(program(compileRules(make(), ["spec"], false, 31).rules)).toBe(program(older));
+    expect(program(compileRules(make(), ["spec"], { libraries: 31 }).rules)).toBe(program(older));
   });
 });
 

@@ -259,14 +259,6 @@ export function costErrorMessage(costName: string, cost: number, limit: number):
   return `${costName} exceeds budget by factor of ${factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
 }
 
-/**
- * Whether a finding is one of a rule's or message expression's own estimated-cost refusal and kunion's note
- * beside it (not the schema's total).
- */
-export const isExpressionCostFinding = (f: Finding): boolean =>
-  f.rule === "cel" &&
-  /^estimated (rule|messageExpression) cost exceeds budget|^estimated at .* each time it runs/.test(f.detail);
-
 /** apiextensions multiplyWithOverflowGuard: a cost times a cardinality, saturating; an empty rule's 0 stays 0. */
 const timesCardinality = (cost: number, cardinality: number) => (cost === 0 ? 0 : Math.min(MAX, cost * cardinality));
 
@@ -319,13 +311,30 @@ function schemaFinding(
   return finding({ type, path, detail, rule: "cel", badValue });
 }
 
+/**
+ * What the API server keeps of a CRD on its update (apiextensions validation.go validationOptions): the
+ * expressions the old CRD already had, compiled with every library its environment has (StoredExpressions,
+ * preexistingExpressions), and, for a version whose schema is unchanged, no refusal for a rule's own estimated
+ * cost (versionsWithUnchangedSchemas, suppressPerExpressionCost), so that an upgraded server does not refuse
+ * what it accepted.
+ */
+export interface UpdateContext {
+  rules: ReadonlySet<string>;
+  messageExpressions: ReadonlySet<string>;
+  suppressPerExpressionCost: boolean;
+}
+
 export function compileRulesImpl(
   node: JsonObject,
   schemaPath: FieldPath,
-  resourceRoot: boolean,
-  libraries: CelLibraries,
-  cardinality: number | null,
+  options: {
+    resourceRoot: boolean;
+    libraries: CelLibraries;
+    cardinality: number | null;
+    update: UpdateContext | undefined;
+  },
 ): Out {
+  const { resourceRoot, libraries, cardinality, update } = options;
   const findings: Finding[] = [];
   const costs: ExpressionCost[] = [];
   const list = getKey(node, "x-kubernetes-validations");
@@ -413,7 +422,7 @@ export function compileRulesImpl(
     /** An expression's estimated cost: refused past the limit, and added to the schema's total. */
     const observe = (field: "rule" | "messageExpression", each: number, runs: number) => {
       const cost = timesCardinality(each, runs);
-      if (cost > STATIC_ESTIMATED_COST_LIMIT) {
+      if (cost > STATIC_ESTIMATED_COST_LIMIT && update?.suppressPerExpressionCost !== true) {
         findings.push(
           schemaFinding(
             at(field),
@@ -425,7 +434,10 @@ export function compileRulesImpl(
       }
       costs.push({ path: at(field), cost });
     };
-    const program = compileProgram(rule, vars, BOOL, libraries);
+    // an expression the old CRD had: every library (StoredExpressions)
+    const librariesOf = (text: string, stored: ReadonlySet<string> | undefined) =>
+      stored?.has(text) === true ? celLibraries() : libraries;
+    const program = compileProgram(rule, vars, BOOL, librariesOf(rule, update?.rules));
     if (typeof program === "string") {
       findings.push(schemaFinding(at("rule"), program));
       const later = laterRelease(rule, vars, BOOL, libraries);
@@ -437,7 +449,12 @@ export function compileRulesImpl(
     }
     let msgProgram: Program | undefined;
     if (messageExpression.trim() !== "") {
-      const p = compileProgram(messageExpression, vars, STRING, libraries);
+      const p = compileProgram(
+        messageExpression,
+        vars,
+        STRING,
+        librariesOf(messageExpression, update?.messageExpressions),
+      );
       if (typeof p === "string")
         findings.push(
           schemaFinding(

@@ -10,8 +10,8 @@ import { type Crd, type CrdVersion, isCrd, readCrd } from "../crd/index.js";
 import { type Finding, finding, reroot } from "../findings/index.js";
 import { attachGoUnions, fromSMDSchema, type GoTypes, parseGoTypes, type SchemaNode } from "../schema/index.js";
 import { locateFinding, type SourceDocument } from "../source/index.js";
-import { type CompiledSchema, compileSchema } from "../validate/index.js";
-import { deepEqual, getKey, isObject, type JsonValue } from "../value/index.js";
+import { type CompiledSchema, compileSchema, type UpdateContext } from "../validate/index.js";
+import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { withListItems } from "./lists.js";
 
 /** What an object's apiVersion and kind lead to. */
@@ -57,6 +57,46 @@ export function isConversionDeclaration(value: JsonValue): boolean {
 const isSmdSchema = (value: JsonValue) =>
   isObject(value) && Array.isArray(getKey(value, "types")) && !getKey(value, "kind");
 
+export interface CatalogOptions {
+  /** The release the CRDs are for (default the newest): the CEL libraries their new rules may use. */
+  kubernetesVersion?: KubernetesRelease;
+  /** The CRDs as they were before (an update of them): what the API server keeps of each (updateContext). */
+  old?: readonly SourceDocument[];
+}
+
+/**
+ * What the API server keeps of CRD `old` when a version's schema becomes `schema` (apiextensions validation.go):
+ * the rules and message expressions it had anywhere (preexistingExpressions), and whether this version's schema
+ * is as it was (versionsWithUnchangedSchemas).
+ */
+function updateContext(old: JsonObject, version: string, schema: JsonObject): UpdateContext {
+  const rules = new Set<string>();
+  const messageExpressions = new Set<string>();
+  const { crd } = readCrd(old);
+  const stack: JsonValue[] = crd.versions.flatMap((v) => (v.openAPIV3Schema ? [v.openAPIV3Schema] : []));
+  while (stack.length > 0) {
+    const v = stack.pop() as JsonValue;
+    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else if (isObject(v)) {
+      for (const rule of arrayAt(v, "x-kubernetes-validations")) {
+        if (!isObject(rule)) continue;
+        const text = getKey(rule, "rule");
+        const message = getKey(rule, "messageExpression");
+        if (typeof text === "string") rules.add(text);
+        if (typeof message === "string") messageExpressions.add(message);
+      }
+      for (const x of Object.values(v)) stack.push(x);
+    }
+  }
+  const before = crd.versions.find((v) => v.name === version)?.openAPIV3Schema;
+  return { rules, messageExpressions, suppressPerExpressionCost: before !== undefined && deepEqual(before, schema) };
+}
+
+const arrayAt = (o: JsonObject, key: string): JsonValue[] => {
+  const v = getKey(o, key);
+  return Array.isArray(v) ? v : [];
+};
+
 /**
  * Reads every CRD and schema among the documents. Each CRD version's schema
  * is compiled here, once, so that a pattern RE2 refuses or a CEL rule that
@@ -66,9 +106,12 @@ const isSmdSchema = (value: JsonValue) =>
 export function buildCatalog(
   documents: readonly SourceDocument[],
   goSources: readonly GoSource[] = [],
-  release: KubernetesRelease = defaultRelease,
+  options: CatalogOptions = {},
 ): { catalog: Catalog; findings: Finding[] } {
-  const celLibraries = celLibrariesOf(minorOf(release));
+  const celLibraries = celLibrariesOf(minorOf(options.kubernetesVersion ?? defaultRelease));
+  const olds = new Map<string, JsonObject>();
+  for (const d of withListItems(options.old ?? []))
+    if (isCrd(d.value)) olds.set(readCrd(d.value).crd.name, d.value as JsonObject);
   const findings: Finding[] = [];
   const crds: Crd[] = [];
   const compiled = new Map<CrdVersion, CompiledSchema>();
@@ -98,9 +141,11 @@ export function buildCatalog(
         if (first === undefined) declared.set(crd.name, doc);
         else if (!deepEqual(first.value, doc.value)) findings.push(declaredAgain(crd.name, first, doc));
       }
+      const old = olds.get(crd.name);
       for (const version of crd.versions) {
         if (version.openAPIV3Schema) {
-          const result = compileSchema(version.openAPIV3Schema, { celLibraries });
+          const update = old === undefined ? undefined : updateContext(old, version.name, version.openAPIV3Schema);
+          const result = compileSchema(version.openAPIV3Schema, { celLibraries, update });
           compiled.set(version, result.compiled);
           const inCrd = result.findings.map((f) => reroot(f, version.schemaPath));
           findings.push(...located(doc, inCrd));

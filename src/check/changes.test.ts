@@ -197,3 +197,31 @@ describe("the rules' estimated cost on an update", () => {
     expect(perRule(edited)).toEqual([ruleOf(0)]);
   });
 });
+
+// apiextensions validation.go preexistingExpressions: on an update, an expression the old CRD had is compiled
+// with every library the server's environment has (StoredExpressions), a new one with its compatibility version's
+describe("the CEL libraries of an update", () => {
+  const labelled = (rules: string[], extra = "") =>
+    widgetCrd({
+      properties: `spec: {type: object, additionalProperties: {type: string}${extra}, x-kubernetes-validations: [${rules.map((r) => `{rule: "${r}"}`).join(", ")}]}`,
+    });
+  const twoVariables = "self.all(k, v, v != '')";
+  const undeclared = (found: Finding[]) =>
+    found.filter((f) => f.detail.includes("undeclared reference to 'all'")).map((f) => f.field);
+  it("a rule the old CRD had compiles on 1.32, a new one does not", () => {
+    const options = { kubernetesVersion: "1.32" as const };
+    const kept = checkChanges(
+      [{ path: "crd.yaml", before: labelled([twoVariables]), after: labelled([twoVariables], ", maxProperties: 5") }],
+      options,
+    );
+    expect(undeclared(kept)).toEqual([]);
+    const added = checkChanges(
+      [{ path: "crd.yaml", before: labelled(["self.size() > 0"]), after: labelled(["self.size() > 0", twoVariables]) }],
+      options,
+    );
+    expect(undeclared(added)).toEqual([
+      "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule",
+    ]);
+    expect(undeclared(checkChanges([{ path: "crd.yaml", after: labelled([twoVariables]) }], options))).toHaveLength(1);
+  });
+});

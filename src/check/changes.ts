@@ -3,8 +3,6 @@ import { isCrd } from "../crd/index.js";
 import type { DiffOptions } from "../evolution/index.js";
 import { type Finding, skippedNotice } from "../findings/index.js";
 import { type ParsedSource, parseSource } from "../source/index.js";
-import { isExpressionCostFinding } from "../validate/index.js";
-import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { checkRoundTrips, isConversion } from "./conversions.js";
 import { diffCrdDocuments } from "./crd-diff.js";
 import { withListItems } from "./lists.js";
@@ -102,66 +100,8 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
   // after them in the workspace, so that notice stays on the changed file.
   const changedPaths = new Set(changed.map((f) => f.path));
   const context = new Set((options.crds ?? []).map((f) => f.path).filter((p) => !changedPaths.has(p)));
-  const unchanged = new Set(
-    files.flatMap(({ before, after }) => (before === undefined ? [] : unchangedSchemas(before, after))),
-  );
-  const ours = workspace.findings.filter(
-    (f) =>
-      (f.file === undefined || !context.has(f.file)) && !(isExpressionCostFinding(f) && unchanged.has(versionOf(f))),
-  );
+  const ours = workspace.findings.filter((f) => f.file === undefined || !context.has(f.file));
   return [...findings, ...ours, ...validated];
-}
-
-/** Where a finding on a CRD stands: its file, document and version (`spec.versions[i]`), as one key. */
-const versionKey = (file: string, document: number, version: number) => `${file}\u0000${document}\u0000${version}`;
-const versionOf = (f: Finding) =>
-  f.path[0] === "spec" && f.path[1] === "versions" && typeof f.path[2] === "number" && f.file !== undefined
-    ? versionKey(f.file, f.document ?? 0, f.path[2])
-    : "";
-
-/**
- * The versions of the changed file's CRDs whose schema the change leaves as it was at the base (same CRD, same
- * version name): apiextensions' update rule (validation.go versionsWithUnchangedSchemas and
- * suppressPerExpressionCost) keeps the rules the server accepted there, whatever an upgraded server now
- * estimates them at; the schema's total is still checked.
- */
-function unchangedSchemas(before: ParsedFile, after: ParsedFile): string[] {
-  const schemas = new Map<string, JsonValue | undefined>();
-  for (const d of before.documents) {
-    if (!isCrd(d.value)) continue;
-    for (const v of versionsOf(d.value)) schemas.set(`${crdName(d.value)}\u0000${v.name}`, v.schema);
-  }
-  return after.documents.flatMap((d) => {
-    if (!isCrd(d.value)) return [];
-    const name = crdName(d.value);
-    return versionsOf(d.value).flatMap((v, i) => {
-      const base = `${name}\u0000${v.name}`;
-      return schemas.has(base) && v.schema !== undefined && deepEqual(schemas.get(base), v.schema)
-        ? [versionKey(after.path, d.index, i)]
-        : [];
-    });
-  });
-}
-
-function crdName(crd: JsonObject): string {
-  const meta = getKey(crd, "metadata");
-  const name = isObject(meta) ? getKey(meta, "name") : undefined;
-  return typeof name === "string" ? name : "";
-}
-
-/** A CRD's versions: each one's name and openAPIV3Schema, as written. */
-function versionsOf(crd: JsonObject): Array<{ name: string; schema: JsonValue | undefined }> {
-  const spec = getKey(crd, "spec");
-  const versions = isObject(spec) ? getKey(spec, "versions") : undefined;
-  if (!Array.isArray(versions)) return [];
-  return versions.map((v) => {
-    const name = isObject(v) ? getKey(v, "name") : undefined;
-    const schema = isObject(v) ? getKey(v, "schema") : undefined;
-    return {
-      name: typeof name === "string" ? name : "",
-      schema: isObject(schema) ? getKey(schema, "openAPIV3Schema") : undefined,
-    };
-  });
 }
 
 /** A deleted file, read for its objects only: what parsing its old text finds is no finding on the change. */

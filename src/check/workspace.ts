@@ -75,7 +75,10 @@ export function loadWorkspace(input: WorkspaceInput): Workspace {
   const inputs = parseAll(input.inputs, parsed);
   const old = parseAll(input.old ?? []);
   const declarations = new Set([...crds.documents, ...inputs.documents]);
-  const { catalog, findings: declared } = buildCatalog([...declarations], input.goTypes ?? [], input.kubernetesVersion);
+  const { catalog, findings: declared } = buildCatalog([...declarations], input.goTypes ?? [], {
+    kubernetesVersion: input.kubernetesVersion,
+    old: old.documents,
+  });
   const { objects, findings: malformed } = objectsOf(inputs.documents, input.kubernetesVersion);
   return {
     catalog,

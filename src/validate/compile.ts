@@ -1,4 +1,11 @@
-import { type CelRules, cardinalityFactor, compileRules, costErrorMessage, type ExpressionCost } from "../cel/index.js";
+import {
+  type CelRules,
+  cardinalityFactor,
+  compileRules,
+  costErrorMessage,
+  type ExpressionCost,
+  type UpdateContext,
+} from "../cel/index.js";
 import { type Finding, finding } from "../findings/index.js";
 import { type PathSegment, schemaProperty } from "../path/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
@@ -28,6 +35,8 @@ export interface CompileOptions {
    * below its own); every library when absent.
    */
   celLibraries?: number;
+  /** On an update of the CRD: what the API server keeps of the old one (compiled anew, not cached). */
+  update?: UpdateContext;
 }
 
 /** Schema nesting the compiler follows; deeper parts become a finding. */
@@ -53,7 +62,8 @@ export function compileSchema(
   schema: JsonValue,
   options: CompileOptions = {},
 ): { compiled: CompiledSchema; findings: Finding[] } {
-  const { celLibraries } = options;
+  const { celLibraries, update } = options;
+  if (update !== undefined) return fresh(schema, celLibraries, update);
   const known = typeof schema === "object" && schema !== null ? byIdentity.get(schema) : undefined;
   if (known && known.celLibraries === celLibraries) return { compiled: known, findings: [...known.findings] };
   const key = `${celLibraries ?? ""}\u0000${contentKey(canonical(schema))}`;
@@ -61,17 +71,25 @@ export function compileSchema(
   if (compiled) {
     // Refresh its place: the Map's order is the eviction order.
     byContent.delete(key);
-  } else {
-    const findings: Finding[] = [];
-    const compiler = new Compiler(findings, undefined, celLibraries);
-    const root = compiler.node(schema, [], "structural", 0, 1);
-    for (const f of compiler.totalCostFindings()) findings.push(f);
-    compiled = { kind: "CompiledSchema", root, findings, hasCel: compiler.hasCel, celLibraries };
-  }
+  } else compiled = fresh(schema, celLibraries, undefined).compiled;
   byContent.set(key, compiled);
   if (byContent.size > maxCached) byContent.delete(byContent.keys().next().value as string);
   if (typeof schema === "object" && schema !== null) byIdentity.set(schema, compiled);
   return { compiled, findings: [...compiled.findings] };
+}
+
+/** A compilation of its own, cached nowhere. */
+function fresh(
+  schema: JsonValue,
+  celLibraries: number | undefined,
+  update: UpdateContext | undefined,
+): { compiled: Compiled; findings: Finding[] } {
+  const findings: Finding[] = [];
+  const compiler = new Compiler(findings, undefined, celLibraries, update);
+  const root = compiler.node(schema, [], "structural", 0, 1);
+  for (const f of compiler.totalCostFindings()) findings.push(f);
+  const compiled: Compiled = { kind: "CompiledSchema", root, findings, hasCel: compiler.hasCel, celLibraries };
+  return { compiled, findings: [...findings] };
 }
 
 /**
@@ -112,6 +130,7 @@ class Compiler {
     private readonly findings: Finding[],
     private readonly decoders?: FormatDecoders,
     private readonly celLibraries?: number,
+    private readonly update?: UpdateContext,
   ) {}
 
   /**
@@ -203,13 +222,12 @@ class Compiler {
   /** The node's rules, compiled by the CEL module (which ratchets rules without oldSelf itself). */
   private cel(raw: JsonObject, path: readonly PathSegment[], cardinality: number | undefined): CelRules | undefined {
     // the schema's root is a resource's (a CRD version's schema, a built-in kind's)
-    const { rules, findings, costs } = compileRules(
-      raw,
-      path,
-      path.length === 0,
-      this.celLibraries,
-      cardinality ?? null,
-    );
+    const { rules, findings, costs } = compileRules(raw, path, {
+      resourceRoot: path.length === 0,
+      libraries: this.celLibraries,
+      cardinality: cardinality ?? null,
+      update: this.update,
+    });
     for (const f of findings) this.findings.push(f);
     for (const c of costs) this.costs.push(c);
     return rules;

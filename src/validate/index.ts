@@ -10,9 +10,8 @@
  * `keywords/`, each with its messages. Imports value, path, findings, names,
  * go, cel and `@bufbuild/re2`.
  */
-// kunion's work budget for one document, drawn on by the CEL rules validation runs; and which of compileSchema's
-// findings are a rule's own estimated-cost refusal (or kunion's note beside it)
-export { isExpressionCostFinding, WorkBudget, withWorkBudget } from "../cel/index.js";
+// kunion's work budget for one document, drawn on by the CEL rules validation runs; what an update keeps
+export { type UpdateContext, WorkBudget, withWorkBudget } from "../cel/index.js";
 export { type CompiledSchema, compileSchema, compileSchemaGraph } from "./compile.js";
 export { type ValidateOptions, validateWithSchema } from "./validate.js";
 

@@ -8,12 +8,7 @@ const INTS: JsonObject = { type: "array", items: { type: "integer" } };
 
 /** The rule's compile error, else true/false for a rule that held/failed, else the runtime error's detail. */
 function run(rule: string, schema: JsonObject, self: JsonValue, libraries?: number): boolean | string {
-  const { rules, findings } = compileRules(
-    { ...schema, "x-kubernetes-validations": [{ rule }] },
-    ["s"],
-    false,
-    libraries,
-  );
+  const { rules, findings } = compileRules({ ...schema, "x-kubernetes-validations": [{ rule }] }, ["s"], { libraries });
   const errors = besidesEstimatedCost(findings);
   if (errors.length > 0 || rules === undefined) return errors.map((f) => f.detail).join("\n");
   const out = evaluateRules(rules, self, undefined, ["spec"], { remaining: 10_000_000 });

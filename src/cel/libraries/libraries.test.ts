@@ -232,8 +232,9 @@ describe("optional types", () => {
     const oldest = compileRules(
       { ...SCHEMA, "x-kubernetes-validations": [{ rule: "self.l.first().hasValue()" }] },
       ["s"],
-      false,
-      31,
+      {
+        libraries: 31,
+      },
     );
     expect(oldest.findings).toEqual([]);
   });

@@ -31,7 +31,9 @@ const SCHEMA: JsonObject = {
 
 /** The rule's compile errors (none when it compiles), for Kubernetes minor `minor`'s libraries (all by default). */
 function compileErrors(rule: string, minor?: number): string[] {
-  const { findings } = compileRules({ ...SCHEMA, "x-kubernetes-validations": [{ rule }] }, ["spec"], false, minor);
+  const { findings } = compileRules({ ...SCHEMA, "x-kubernetes-validations": [{ rule }] }, ["spec"], {
+    libraries: minor,
+  });
   return besidesEstimatedCost(findings).map((f) => f.message);
 }
 
