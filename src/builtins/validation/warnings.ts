@@ -27,19 +27,8 @@ import { child, type FieldPath, formatPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
 import { volumeProjectionMembers } from "../registry.js";
 import { intAt, isSet, listAt, objectAt, objectItems, optionalIntAt, stringAt, warningAt } from "./common.js";
+import { deprecatedNodeLabels, nodeSelectorTermWarnings, wholeWarning } from "./node-labels.js";
 import { quantityOf } from "./quantity.js";
-
-/** pkg/api/node/util.go deprecatedNodeLabels: a node label and what to say about using it. */
-const deprecatedNodeLabels: ReadonlyMap<string, string> = new Map([
-  ["beta.kubernetes.io/arch", 'deprecated since v1.14; use "kubernetes.io/arch" instead'],
-  ["beta.kubernetes.io/os", 'deprecated since v1.14; use "kubernetes.io/os" instead'],
-  ["failure-domain.beta.kubernetes.io/region", 'deprecated since v1.17; use "topology.kubernetes.io/region" instead'],
-  ["failure-domain.beta.kubernetes.io/zone", 'deprecated since v1.17; use "topology.kubernetes.io/zone" instead'],
-  ["beta.kubernetes.io/instance-type", 'deprecated since v1.17; use "node.kubernetes.io/instance-type" instead'],
-  ["app.kubernetes.io/created-by", "deprecated since v1.9"],
-  ["scheduler.alpha.kubernetes.io/preferAvoidPods", "deprecated since v1.22; use Taints and Tolerations instead"],
-  ["node-role.kubernetes.io/master", 'use "node-role.kubernetes.io/control-plane" instead'],
-]);
 
 /** Annotations that once configured a pod and no longer do, and what replaced them. */
 const deprecatedAnnotations: ReadonlyMap<string, string> = new Map([
@@ -323,17 +312,6 @@ function claimSpecWarnings(spec: JsonObject | undefined, at: FieldPath): Finding
 
 const nullSelector = (at: FieldPath) => warningAt(at, "a null labelSelector results in matching no pod");
 
-/** GetWarningsForNodeSelectorTerm: its match expressions on deprecated node labels. */
-function nodeSelectorTermWarnings(term: JsonObject | undefined, at: FieldPath): Finding[] {
-  const out: Finding[] = [];
-  for (const [i, expression] of objectItems(term, "matchExpressions")) {
-    const key = stringAt(expression, "key") ?? "";
-    const text = deprecatedNodeLabels.get(key);
-    if (text !== undefined) out.push(warningAt(child(at, "matchExpressions", i, "key"), `${key} is ${text}`));
-  }
-  return out;
-}
-
 /** Items of a list whose `field` repeats an earlier item's: the API server keeps both and warns. */
 function duplicateWarnings(spec: JsonObject, specAt: FieldPath, list: string, field: string, text: string): Finding[] {
   const out: Finding[] = [];
@@ -562,11 +540,6 @@ function overlapWith(paths: ReadonlySet<string>, path: string): string {
     if (item === path || `${item}/`.startsWith(path) || `${path}/`.startsWith(item)) return item;
   }
   return "";
-}
-
-/** A warning whose text is whole (no field path before it), placed at the field it is about. */
-function wholeWarning(at: FieldPath, text: string): Finding {
-  return { ...warningAt(at, text), message: text };
 }
 
 /**
