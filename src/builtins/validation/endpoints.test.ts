@@ -25,6 +25,8 @@ const loopback = "may not be in the loopback range (127.0.0.0/8, ::1/128)";
 const linkLocal = "may not be in the link-local range (169.254.0.0/16, fe80::/10)";
 const linkLocalMulticast = "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)";
 const protocols = 'supported values: "SCTP", "TCP", "UDP"';
+/** warnOnDeprecatedAddressType: kunion shows the server's warnings beside its errors. */
+const fqdnDeprecated = "warning spec.addressType: FQDN endpoints are deprecated";
 
 type Case = [string, JsonObject, string[]] | [string, JsonObject, string[], number];
 const run = (build: (fields: JsonObject) => JsonObject, cases: Case[]) =>
@@ -128,13 +130,27 @@ describe("Endpoints (ValidateEndpointsCreate)", () => {
       withIP("010.0.0.1"),
       ['subsets[0].addresses[0].ip: Invalid value: "010.0.0.1": must not have leading 0s'],
     ],
-    ["leading zeros before 1.36", withIP("010.0.0.1"), [], 35],
+    [
+      "leading zeros before 1.36: accepted, with apimachinery's warning (network-warnings.ts)",
+      withIP("010.0.0.1"),
+      [
+        'warning subsets[0].addresses[0].ip: non-standard IP address "010.0.0.1" will be considered invalid in a future Kubernetes release: use "10.0.0.1"',
+      ],
+      35,
+    ],
     [
       "an IPv4-mapped IPv6 address, refused from 1.36",
       withIP("::ffff:10.0.0.1"),
       ['subsets[0].addresses[0].ip: Invalid value: "::ffff:10.0.0.1": must not be an IPv4-mapped IPv6 address'],
     ],
-    ["an IPv4-mapped IPv6 address before 1.36", withIP("::ffff:10.0.0.1"), [], 33],
+    [
+      "an IPv4-mapped IPv6 address before 1.36: accepted, with the warning",
+      withIP("::ffff:10.0.0.1"),
+      [
+        'warning subsets[0].addresses[0].ip: non-standard IP address "::ffff:10.0.0.1" will be considered invalid in a future Kubernetes release: use "10.0.0.1"',
+      ],
+      33,
+    ],
     [
       "a hostname that is no DNS label",
       { addresses: [address({ hostname: "DB_0" })] },
@@ -257,7 +273,11 @@ describe("EndpointSlices (ValidateEndpointSliceCreate)", () => {
       [],
     ],
     ["an IPv6 EndpointSlice", addresses("IPv6", ["2001:db8::1", "2001:db8::2"]), []],
-    ["an FQDN EndpointSlice", addresses("FQDN", ["example.com", "db.example.com.", "a-b.example.com"]), []],
+    [
+      "an FQDN EndpointSlice: accepted, with the strategy's deprecation warning",
+      addresses("FQDN", ["example.com", "db.example.com.", "a-b.example.com"]),
+      [fqdnDeprecated],
+    ],
     ["no endpoints, no ports", { endpoints: [], ports: [] }, []],
     ["an empty addressType", { addressType: "" }, ["addressType: Required value"]],
     [
@@ -333,6 +353,7 @@ describe("EndpointSlices (ValidateEndpointSliceCreate)", () => {
         'endpoints[0].addresses[2]: Invalid value: "localhost": should be a domain with at least two segments separated by dots',
         "endpoints[0].addresses[3]: Required value",
         `endpoints[0].addresses[4]: Invalid value: "${"a".repeat(64)}": must be no more than 63 characters`,
+        fqdnDeprecated,
       ],
     ],
     [
@@ -340,6 +361,7 @@ describe("EndpointSlices (ValidateEndpointSliceCreate)", () => {
       addresses("FQDN", [`${"a".repeat(250)}.b_c`]),
       [
         `endpoints[0].addresses[0]: Invalid value: "${"a".repeat(250)}.b_c": must be no more than 253 characters,${subdomain}`,
+        fqdnDeprecated,
       ],
     ],
     [

@@ -357,12 +357,16 @@ describe("a PersistentVolume object (validatePersistentVolume: the spec, and pv_
   });
 
   it("refuses the beta mount options annotation on a source that takes none", () => {
+    // accepted where mount options are, with the strategy's warning since 1.31 (storage-warnings.ts)
+    const deprecated =
+      'warning metadata.annotations[volume.beta.kubernetes.io/mount-options]: deprecated since v1.31; use "mountOptions" attribute instead';
     expect(
       said("v1", "PersistentVolume", volume({ nfs: { server: "nfs.example.com", path: "/exports" } }, mountOptions)),
-    ).toEqual([]);
+    ).toEqual([deprecated]);
     const csi = volume({ csi: { driver: "ebs.csi.aws.com", volumeHandle: "vol-1" } }, mountOptions);
     expect(said("v1", "PersistentVolume", csi)).toEqual([
       "metadata.annotations.volume.beta.kubernetes.io/mount-options: Forbidden: may not specify mount options for this volume type",
+      deprecated,
     ]);
   });
 });

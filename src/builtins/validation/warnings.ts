@@ -27,8 +27,10 @@ import { child, type FieldPath, formatPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
 import { volumeProjectionMembers } from "../registry.js";
 import { intAt, isSet, listAt, objectAt, objectItems, optionalIntAt, stringAt, warningAt } from "./common.js";
+import { endpointSliceWarnings, endpointsWarnings, networkPolicyWarnings, nodeWarnings } from "./network-warnings.js";
 import { deprecatedNodeLabels, nodeSelectorTermWarnings, wholeWarning } from "./node-labels.js";
 import { quantityOf } from "./quantity.js";
+import { csiStorageCapacityWarnings, persistentVolumeWarnings, storageClassWarnings } from "./storage-warnings.js";
 
 /** Annotations that once configured a pod and no longer do, and what replaced them. */
 const deprecatedAnnotations: ReadonlyMap<string, string> = new Map([
@@ -90,6 +92,13 @@ const kindWarnings: Readonly<Record<string, KindWarnings>> = {
   "v1/Service": serviceWarnings,
   "v1/PersistentVolumeClaim": claimWarnings,
   "networking.k8s.io/v1/Ingress": ingressWarnings,
+  "networking.k8s.io/v1/NetworkPolicy": networkPolicyWarnings,
+  "v1/Endpoints": endpointsWarnings,
+  "discovery.k8s.io/v1/EndpointSlice": endpointSliceWarnings,
+  "v1/Node": nodeWarnings,
+  "v1/PersistentVolume": persistentVolumeWarnings,
+  "storage.k8s.io/v1/StorageClass": storageClassWarnings,
+  "storage.k8s.io/v1/CSIStorageCapacity": csiStorageCapacityWarnings,
   "node.k8s.io/v1/RuntimeClass": runtimeClassWarnings,
   "batch/v1/Job": (object) => jobSpecWarnings(objectAt(object, "spec"), ["spec"]),
   "batch/v1/CronJob": (object) =>
