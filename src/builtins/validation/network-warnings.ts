@@ -23,15 +23,20 @@ import { listAt, objectAt, objectItems, stringAt, warningAt } from "./common.js"
 import { wholeWarning } from "./node-labels.js";
 
 /** GetWarningsForIP and GetWarningsForCIDR are in the strategies from 1.33. */
-const formWarnings = (minor: number) => minor >= 33;
+export const formWarnings = (minor: number) => minor >= 33;
 /** StrictIPCIDRValidation: beta and on by default from 1.36. */
-const strictIPs = (minor: number) => minor >= 36;
+export const strictIPs = (minor: number) => minor >= 36;
 
 /**
  * GetWarningsForIP (`prefix` false) or GetWarningsForCIDR of one value, at `at`; none when the value is
  * no string, or (`strict`) when the strict check refuses it and the object is refused instead.
  */
-function formWarningsAt(at: FieldPath, value: JsonValue | undefined, prefix: boolean, strict: boolean): Finding[] {
+export function formWarningsAt(
+  at: FieldPath,
+  value: JsonValue | undefined,
+  prefix: boolean,
+  strict: boolean,
+): Finding[] {
   if (typeof value !== "string") return [];
   if (strict && (prefix ? isValidCIDRForLegacyField : isValidIPForLegacyField)(value, true).length > 0) return [];
   return (prefix ? cidrWarnings : ipWarnings)(value).map((text) => warningAt(at, text));

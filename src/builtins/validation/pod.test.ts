@@ -82,7 +82,11 @@ const cases: [string, JsonObject, string[]][] = [
         }),
       ],
     },
-    ['spec.containers[0].ports[1].name: Duplicate value: "http"'],
+    [
+      'spec.containers[0].ports[1].name: Duplicate value: "http"',
+      // kunion shows the warnings beside the errors (warnings.ts, portNameWarnings)
+      'warning spec.containers[0].ports[1]: duplicate port name "http" with spec.containers[0].ports[0], services and probes that select ports by name will use spec.containers[0].ports[0]',
+    ],
   ],
   [
     "the same host port twice",

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../value/index.js";
 import { container, deployment, pod, said, template } from "./test-helpers.js";
+import { warningsFor } from "./warnings.js";
 
 const warnings = (apiVersion: string, kind: string, object: JsonObject) =>
   said(apiVersion, kind, object).filter((m) => m.startsWith("warning "));
@@ -106,9 +107,37 @@ const podCases: [string, JsonObject, JsonObject, string[]][] = [
     [],
   ],
   [
-    "a Pod's AppArmor annotation (it becomes the field on create: no warning)",
+    "a Pod's AppArmor annotation, which becomes the field on create (applyAppArmorVersionSkew)",
     { "container.apparmor.security.beta.kubernetes.io/app": "runtime/default" },
     {},
+    [
+      'metadata.annotations[container.apparmor.security.beta.kubernetes.io/app]: deprecated since v1.30; use the "appArmorProfile" field instead',
+    ],
+  ],
+  [
+    "a Pod's AppArmor annotation naming the pod's own profile",
+    { "container.apparmor.security.beta.kubernetes.io/app": "localhost/web" },
+    { securityContext: { appArmorProfile: { type: "Localhost", localhostProfile: "web" } } },
+    [],
+  ],
+  [
+    "a Pod's AppArmor annotation beside its container's field",
+    { "container.apparmor.security.beta.kubernetes.io/app": "unconfined" },
+    { containers: [container({ securityContext: { appArmorProfile: { type: "RuntimeDefault" } } })] },
+    [],
+  ],
+  [
+    "a Pod's AppArmor annotation naming no profile, for a container the pod's profile covers",
+    { "container.apparmor.security.beta.kubernetes.io/app": "localhost/" },
+    { securityContext: { appArmorProfile: { type: "RuntimeDefault" } } },
+    [
+      'metadata.annotations[container.apparmor.security.beta.kubernetes.io/app]: deprecated since v1.30; use the "appArmorProfile" field instead',
+    ],
+  ],
+  [
+    "a Windows Pod's AppArmor annotation",
+    { "container.apparmor.security.beta.kubernetes.io/app": "runtime/default" },
+    { os: { name: "windows" } },
     [],
   ],
   [
@@ -124,7 +153,7 @@ const podCases: [string, JsonObject, JsonObject, string[]][] = [
       ],
     },
     [
-      "spec.volumes[0].gitRepo: deprecated in v1.11",
+      "spec.volumes[0].gitRepo: deprecated in v1.11, and disabled by default in v1.33+",
       "spec.volumes[1].storageOS: deprecated in v1.22, non-functional in v1.25+",
       "spec.volumes[2].cephfs: deprecated in v1.28, non-functional in v1.31+",
       "spec.volumes[3].rbd: deprecated in v1.28, non-functional in v1.31+",
@@ -266,7 +295,7 @@ const volumePathCases: [string, JsonObject[], string[]][] = [
     ['volume "s" (Secret "top"): overlapping paths: "test/app" with "test"'],
   ],
   [
-    "paths that only share a prefix of letters (Go's comparison flags them too)",
+    "paths that only share a prefix of letters (1.32's comparison flagged them, 1.33's does not)",
     [
       {
         name: "d",
@@ -278,7 +307,7 @@ const volumePathCases: [string, JsonObject[], string[]][] = [
         },
       },
     ],
-    ['volume "d" (DownwardAPI): overlapping paths: "application" with "app"'],
+    [],
   ],
   [
     "a projected token over a projected ConfigMap's file",
@@ -293,7 +322,7 @@ const volumePathCases: [string, JsonObject[], string[]][] = [
         },
       },
     ],
-    ['volume "p" (Projected ServiceAccountToken): overlapping paths: "token" with "token"'],
+    ['volume "p" (Projected): overlapping paths: "token" (ServiceAccountToken) with "token" (ConfigMap "c")'],
   ],
   [
     "an empty projection",
@@ -555,6 +584,207 @@ describe("an Ingress's class annotation", () => {
     };
     expect(warnings("networking.k8s.io/v1", "Ingress", ingress)).toEqual([
       `warning annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead`,
+    ]);
+  });
+});
+
+/** The warnings as the server orders them (said sorts): `warningsFor`'s own order. */
+const inOrder = (object: JsonObject, minor = 36) =>
+  warningsFor(object.apiVersion as string, object.kind as string, object, minor).map((f) => f.message);
+
+describe("warnings by release (pkg/api/pod/warnings.go as it changed in 1.33)", () => {
+  const volumes = (vs: JsonObject[]) => pod({ volumes: vs });
+
+  it("gitRepo: disabled by default from 1.33 (KEP-5040, kubernetes#129923)", () => {
+    const object = volumes([{ name: "a", gitRepo: { repository: "https://example.com/r.git" } }]);
+    expect(inOrder(object, 32)).toEqual(["spec.volumes[0].gitRepo: deprecated in v1.11"]);
+    expect(inOrder(object, 33)).toEqual([
+      "spec.volumes[0].gitRepo: deprecated in v1.11, and disabled by default in v1.33+",
+    ]);
+  });
+
+  it("overlapping paths: 1.32's first collision, then from 1.33 each collision with its source (kubernetes#121968)", () => {
+    const projected = volumes([
+      {
+        name: "foo",
+        projected: {
+          sources: [
+            { clusterTrustBundle: { name: "Test", path: "test/test" } },
+            { downwardAPI: { items: [{ path: "test", fieldRef: { fieldPath: "metadata.name" } }] } },
+            { secret: { name: "Test", items: [{ key: "k", path: "test" }] } },
+            { serviceAccountToken: { path: "test" } },
+          ],
+        },
+      },
+    ]);
+    // warnings_test.go "overlapping paths in projected volume - multiple sources"
+    expect(inOrder(projected, 33)).toEqual(
+      [
+        '"test" (DownwardAPI) with "test/test" (ClusterTrustBundle "Test")',
+        '"test" (Secret "Test") with "test/test" (ClusterTrustBundle "Test")',
+        '"test" (Secret "Test") with "test" (DownwardAPI)',
+        '"test" (ServiceAccountToken) with "test/test" (ClusterTrustBundle "Test")',
+        '"test" (ServiceAccountToken) with "test" (DownwardAPI)',
+        '"test" (ServiceAccountToken) with "test" (Secret "Test")',
+      ].map((body) => `volume "foo" (Projected): overlapping paths: ${body}`),
+    );
+    // warnings_test.go "ServiceAccount vs. DownwardAPI": a duplicate within one source, too
+    const withinOne = volumes([
+      {
+        name: "foo",
+        projected: {
+          sources: [
+            { serviceAccountToken: { path: "test/test2" } },
+            {
+              downwardAPI: {
+                items: [
+                  { path: "test", fieldRef: { fieldPath: "metadata.name" } },
+                  { path: "test", fieldRef: { fieldPath: "metadata.uid" } },
+                ],
+              },
+            },
+          ],
+        },
+      },
+    ]);
+    expect(inOrder(withinOne, 36)).toEqual(
+      [
+        '"test" (DownwardAPI) with "test/test2" (ServiceAccountToken)',
+        '"test" (DownwardAPI) with "test/test2" (ServiceAccountToken)',
+        '"test" (DownwardAPI) with "test" (DownwardAPI)',
+      ].map((body) => `volume "foo" (Projected): overlapping paths: ${body}`),
+    );
+    // a plain volume: every earlier path it collides with, and a shared prefix of letters is no collision
+    const plain = volumes([
+      {
+        name: "Test",
+        configMap: {
+          name: "foo",
+          items: [
+            { key: "a", path: "test" },
+            { key: "b", path: "test/app" },
+            { key: "c", path: "testing" },
+            { key: "d", path: "test" },
+          ],
+        },
+      },
+    ]);
+    expect(inOrder(plain, 33)).toEqual([
+      'volume "Test" (ConfigMap "foo"): overlapping paths: "test/app" with "test"',
+      'volume "Test" (ConfigMap "foo"): overlapping paths: "test" with "test"',
+      'volume "Test" (ConfigMap "foo"): overlapping paths: "test" with "test/app"',
+    ]);
+    expect(inOrder(plain, 32)).toEqual([
+      'volume "Test" (ConfigMap "foo"): overlapping paths: "test/app" with "test"',
+      'volume "Test" (ConfigMap "foo"): overlapping paths: "testing" with "test"',
+      'volume "Test" (ConfigMap "foo"): overlapping paths: "test" with "test"',
+    ]);
+  });
+
+  it("a port name used twice in the pod, from 1.33 (kubernetes#122170; warnings_test.go's cases)", () => {
+    const twoContainers = pod({
+      containers: [
+        container({ name: "foo1", ports: [{ containerPort: 80, protocol: "UDP", name: "test" }] }),
+        container({ name: "foo", ports: [{ containerPort: 8090, protocol: "TCP", name: "test" }] }),
+      ],
+    });
+    const text = (at: string, other: string) =>
+      `${at}: duplicate port name "test" with ${other}, services and probes that select ports by name will use ${other}`;
+    expect(inOrder(twoContainers, 33)).toEqual([text("spec.containers[1].ports[0]", "spec.containers[0].ports[0]")]);
+    expect(inOrder(twoContainers, 32)).toEqual([]);
+    // init containers come first, sidecars or not; an unnamed port is no name
+    const initFirst = pod({
+      initContainers: [
+        container({ name: "init", restartPolicy: "Always", ports: [{ containerPort: 80, name: "test" }] }),
+      ],
+      containers: [
+        container({
+          ports: [
+            { containerPort: 8090, name: "test" },
+            { containerPort: 8091, name: "" },
+            { containerPort: 8092, name: "" },
+          ],
+        }),
+      ],
+    });
+    expect(inOrder(initFirst)).toEqual([text("spec.containers[0].ports[0]", "spec.initContainers[0].ports[0]")]);
+  });
+
+  it("the forms of DNS nameservers and host alias addresses, from 1.33 (warnings_test.go 'dubious IP address formats')", () => {
+    const object = pod({
+      dnsConfig: { nameservers: ["1.2.3.4", "05.06.07.08"] },
+      hostAliases: [{ ip: "::ffff:1.2.3.4", hostnames: ["a.example.com"] }],
+    });
+    expect(inOrder(object, 35)).toEqual([
+      'spec.dnsConfig.nameservers[1]: non-standard IP address "05.06.07.08" will be considered invalid in a future Kubernetes release: use "5.6.7.8"',
+      'spec.hostAliases[0].ip: non-standard IP address "::ffff:1.2.3.4" will be considered invalid in a future Kubernetes release: use "1.2.3.4"',
+    ]);
+    expect(inOrder(object, 32)).toEqual([]);
+    // from 1.36 the strict validation refuses both: only an IPv6 address's canonical form is warned about
+    expect(inOrder(object, 36)).toEqual([]);
+    expect(inOrder(pod({ dnsConfig: { nameservers: ["2001:DB8::1"] } }), 36)).toEqual([
+      'spec.dnsConfig.nameservers[0]: IPv6 address "2001:DB8::1" should be in RFC 5952 canonical format ("2001:db8::1")',
+    ]);
+  });
+});
+
+describe("kinds' own warnings (their strategies' WarningsOnCreate)", () => {
+  it("a StatefulSet's template first, then its claim templates, then from 1.33 a negative history limit", () => {
+    const object = {
+      apiVersion: "apps/v1",
+      kind: "StatefulSet",
+      metadata: { name: "db" },
+      spec: {
+        serviceName: "db",
+        selector: { matchLabels: { app: "web" } },
+        template: template({ nodeSelector: { "beta.kubernetes.io/os": "linux" } }),
+        volumeClaimTemplates: [{ metadata: { name: "data" }, spec: { resources: { requests: { storage: "1.5" } } } }],
+        revisionHistoryLimit: -1,
+      },
+    };
+    const before = [
+      'spec.template.spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead',
+      'spec.volumeClaimTemplates[0].resources.requests[storage]: fractional byte value "1500m" is invalid, must be an integer',
+    ];
+    expect(inOrder(object, 32)).toEqual(before);
+    expect(inOrder(object, 33)).toEqual([
+      ...before,
+      "spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended",
+    ]);
+  });
+
+  it("a ServiceAccount's enforce-mountable-secrets annotation, whatever its value (kubernetes#128396)", () => {
+    const account = (annotations: JsonObject) => ({
+      apiVersion: "v1",
+      kind: "ServiceAccount",
+      metadata: { name: "sa", annotations },
+    });
+    expect(inOrder(account({ "kubernetes.io/enforce-mountable-secrets": "false" }), 32)).toEqual([
+      "metadata.annotations[kubernetes.io/enforce-mountable-secrets]: deprecated in v1.32+; prefer separate namespaces to isolate access to mounted secrets",
+    ]);
+    expect(inOrder(account({ "kubernetes.io/other": "true" }))).toEqual([]);
+  });
+
+  it("an Ingress's class annotation, only while spec.ingressClassName is unset", () => {
+    const ingress = (spec: JsonObject) => ({
+      apiVersion: "networking.k8s.io/v1",
+      kind: "Ingress",
+      metadata: { name: "i", annotations: { "kubernetes.io/ingress.class": "nginx" } },
+      spec: { defaultBackend: { service: { name: "web", port: { number: 80 } } }, ...spec },
+    });
+    expect(inOrder(ingress({}))).toEqual([
+      `annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead`,
+    ]);
+    expect(inOrder(ingress({ ingressClassName: "nginx" }))).toEqual([]);
+  });
+
+  it("a Pod's AppArmor annotation comes before the strategy's own warnings (PrepareForCreate)", () => {
+    const object = pod({});
+    (object.metadata as JsonObject).name = "Web_1";
+    (object.metadata as JsonObject).annotations = { "container.apparmor.security.beta.kubernetes.io/app": "nope" };
+    expect(inOrder(object).map((m) => m.slice(0, 40))).toEqual([
+      "metadata.annotations[container.apparmor.",
+      "metadata.name: this is used in the Pod's",
     ]);
   });
 });

@@ -21,13 +21,22 @@ import {
   milliValue,
   quantityString,
   quote,
+  trimSpace,
 } from "../../go/index.js";
-import { isDNS1123Label } from "../../names/index.js";
+import { byteLength, isDNS1123Label } from "../../names/index.js";
 import { child, type FieldPath, formatPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
 import { volumeProjectionMembers } from "../registry.js";
 import { intAt, isSet, listAt, objectAt, objectItems, optionalIntAt, stringAt, warningAt } from "./common.js";
-import { endpointSliceWarnings, endpointsWarnings, networkPolicyWarnings, nodeWarnings } from "./network-warnings.js";
+import {
+  endpointSliceWarnings,
+  endpointsWarnings,
+  formWarnings,
+  formWarningsAt,
+  networkPolicyWarnings,
+  nodeWarnings,
+  strictIPs,
+} from "./network-warnings.js";
 import { deprecatedNodeLabels, nodeSelectorTermWarnings, wholeWarning } from "./node-labels.js";
 import { quantityOf } from "./quantity.js";
 import { csiStorageCapacityWarnings, persistentVolumeWarnings, storageClassWarnings } from "./storage-warnings.js";
@@ -45,13 +54,18 @@ const deprecatedAnnotations: ReadonlyMap<string, string> = new Map([
  */
 const deprecatedVolumes: readonly [string, string, string][] = [
   ["photonPersistentDisk", "photonPersistentDisk", "deprecated in v1.11, non-functional in v1.16+"],
-  ["gitRepo", "gitRepo", "deprecated in v1.11"],
   ["scaleIO", "scaleIO", "deprecated in v1.16, non-functional in v1.22+"],
   ["flocker", "flocker", "deprecated in v1.22, non-functional in v1.25+"],
   ["storageos", "storageOS", "deprecated in v1.22, non-functional in v1.25+"],
   ["quobyte", "quobyte", "deprecated in v1.22, non-functional in v1.25+"],
   ["glusterfs", "glusterfs", "deprecated in v1.25, non-functional in v1.26+"],
 ];
+/**
+ * gitRepo: the GitRepoVolumeDriver gate is off by default from 1.33 (KEP-5040, kubernetes#129923; locked off in
+ * 1.36, #136400), and the warning says so.
+ */
+const gitRepoText = (minor: number) =>
+  minor >= 33 ? "deprecated in v1.11, and disabled by default in v1.33+" : "deprecated in v1.11";
 /** Checked after a generic ephemeral volume's claim, as in Go. */
 const removedIn131: readonly string[] = ["cephfs", "rbd"];
 
@@ -96,9 +110,6 @@ const kindWarnings: Readonly<Record<string, KindWarnings>> = {
   "v1/Endpoints": endpointsWarnings,
   "discovery.k8s.io/v1/EndpointSlice": endpointSliceWarnings,
   "v1/Node": nodeWarnings,
-  "v1/PersistentVolume": persistentVolumeWarnings,
-  "storage.k8s.io/v1/StorageClass": storageClassWarnings,
-  "storage.k8s.io/v1/CSIStorageCapacity": csiStorageCapacityWarnings,
   "node.k8s.io/v1/RuntimeClass": runtimeClassWarnings,
   "batch/v1/Job": (object) => jobSpecWarnings(objectAt(object, "spec"), ["spec"]),
   "batch/v1/CronJob": (object) =>
@@ -107,10 +118,15 @@ const kindWarnings: Readonly<Record<string, KindWarnings>> = {
       "jobTemplate",
       "spec",
     ]),
-  "apps/v1/StatefulSet": (object) =>
-    objectItems(objectAt(object, "spec"), "volumeClaimTemplates").flatMap(([i, claim]) =>
-      claimSpecWarnings(objectAt(claim, "spec"), ["spec", "volumeClaimTemplates", i]),
-    ),
+  "v1/ServiceAccount": serviceAccountWarnings,
+  "v1/PersistentVolume": persistentVolumeWarnings,
+  "storage.k8s.io/v1/StorageClass": storageClassWarnings,
+  "storage.k8s.io/v1/CSIStorageCapacity": csiStorageCapacityWarnings,
+};
+
+/** A kind's own warnings that its strategy gives after its pod template's. */
+const kindWarningsAfterPod: Readonly<Record<string, KindWarnings>> = {
+  "apps/v1/StatefulSet": statefulSetWarnings,
 };
 
 /**
@@ -119,7 +135,8 @@ const kindWarnings: Readonly<Record<string, KindWarnings>> = {
  */
 export function warningsFor(apiVersion: string, kind: string, object: JsonObject, minor: number): Finding[] {
   const key = `${apiVersion}/${kind}`;
-  const out: Finding[] = [];
+  // PrepareForCreate's, before WarningsOnCreate's
+  const out: Finding[] = key === "v1/Pod" ? podAppArmorWarnings(object) : [];
   const usedIn = Object.hasOwn(namesPods, key) ? namesPods[key] : undefined;
   const name = stringAt(objectAt(object, "metadata"), "name");
   const notLabel = usedIn === undefined || !name ? [] : isDNS1123Label(name);
@@ -133,15 +150,19 @@ export function warningsFor(apiVersion: string, kind: string, object: JsonObject
   const own = Object.hasOwn(kindWarnings, key) ? kindWarnings[key] : undefined;
   if (own !== undefined) out.push(...own(object, minor));
   const at = Object.hasOwn(podAt, key) ? podAt[key] : undefined;
-  if (at !== undefined) out.push(...podWarnings(at.length === 0 ? object : valueAt(object, at), at));
+  if (at !== undefined) out.push(...podWarnings(at.length === 0 ? object : valueAt(object, at), at, minor));
+  const after = Object.hasOwn(kindWarningsAfterPod, key) ? kindWarningsAfterPod[key] : undefined;
+  if (after !== undefined) out.push(...after(object, minor));
   return out;
 }
 
-/** The Ingress strategy's: the class annotation spec.ingressClassName replaced. */
+/** The Ingress strategy's (pkg/registry/networking/ingress/strategy.go): the class annotation spec.ingressClassName replaced. */
 function ingressWarnings(object: JsonObject): Finding[] {
   const annotations = objectAt(objectAt(object, "metadata"), "annotations");
   const annotation = "kubernetes.io/ingress.class";
+  // only while spec.ingressClassName is unset: validation refuses the two when they differ
   if (annotations === undefined || !Object.hasOwn(annotations, annotation)) return [];
+  if (isSet(objectAt(object, "spec"), "ingressClassName")) return [];
   return [
     wholeWarning(
       ["metadata", "annotations", { key: annotation }],
@@ -200,11 +221,101 @@ function claimWarnings(object: JsonObject): Finding[] {
 }
 
 /**
+ * pkg/registry/apps/statefulset/strategy.go WarningsOnCreate, after its template's: each claim template's
+ * quantities (at `spec.volumeClaimTemplates[i]`, without `.spec`, as Go builds the path), then from 1.33 a
+ * negative revisionHistoryLimit (kubernetes#129017).
+ */
+function statefulSetWarnings(object: JsonObject, minor: number): Finding[] {
+  const spec = objectAt(object, "spec");
+  const out = objectItems(spec, "volumeClaimTemplates").flatMap(([i, claim]) =>
+    claimSpecWarnings(objectAt(claim, "spec"), ["spec", "volumeClaimTemplates", i]),
+  );
+  const limit = optionalIntAt(spec, "revisionHistoryLimit");
+  if (minor >= 33 && limit !== undefined && limit < 0)
+    out.push(
+      warningAt(
+        ["spec", "revisionHistoryLimit"],
+        "a negative value retains all historical revisions; a value >= 0 is recommended",
+      ),
+    );
+  return out;
+}
+
+/**
+ * pkg/registry/core/serviceaccount/strategy.go (kubernetes#128396, 1.32): the annotation that made pods
+ * mount only the secrets the ServiceAccount lists, whatever its value.
+ */
+function serviceAccountWarnings(object: JsonObject): Finding[] {
+  const key = "kubernetes.io/enforce-mountable-secrets";
+  const annotations = objectAt(objectAt(object, "metadata"), "annotations");
+  if (annotations === undefined || !Object.hasOwn(annotations, key)) return [];
+  return [
+    warningAt(
+      ["metadata", "annotations", { key }],
+      "deprecated in v1.32+; prefer separate namespaces to isolate access to mounted secrets",
+    ),
+  ];
+}
+
+/**
+ * pkg/registry/core/pod/strategy.go applyAppArmorVersionSkew, on creating a Pod (kubernetes#123789, 1.30):
+ * the API server turns a container's AppArmor annotation into its field, and warns, before any other
+ * warning, when the annotation names no valid profile or one other than the pod's. Windows pods are left
+ * alone; a container with a profile of its own keeps it.
+ */
+function podAppArmorWarnings(pod: JsonObject): Finding[] {
+  const spec = objectAt(pod, "spec");
+  if (spec === undefined || stringAt(objectAt(spec, "os"), "name") === "windows") return [];
+  const annotations = objectAt(objectAt(pod, "metadata"), "annotations") ?? {};
+  const podProfile = objectAt(objectAt(spec, "securityContext"), "appArmorProfile");
+  const out: Finding[] = [];
+  for (const [ctr] of containersOf(spec, ["spec"])) {
+    const key = appArmorContainerAnnotation + (stringAt(ctr, "name") ?? "");
+    const annotation = getKey(annotations, key);
+    if (annotation === undefined || isSet(objectAt(ctr, "securityContext"), "appArmorProfile")) continue;
+    const profile = typeof annotation === "string" ? appArmorProfileOf(annotation) : undefined;
+    if (profile !== undefined && sameProfile(profile, podProfile)) continue;
+    out.push(
+      warningAt(
+        ["metadata", "annotations", { key }],
+        'deprecated since v1.30; use the "appArmorProfile" field instead',
+      ),
+    );
+  }
+  return out;
+}
+
+/**
+ * podutil.ApparmorFieldForAnnotation, then ValidateAppArmorProfileField: the profile an annotation names,
+ * undefined when it names none the field could hold (a localhost profile padded with spaces or longer
+ * than 4095 bytes).
+ */
+function appArmorProfileOf(annotation: string): { type: string; localhostProfile?: string } | undefined {
+  if (annotation === "unconfined") return { type: "Unconfined" };
+  if (annotation === "runtime/default") return { type: "RuntimeDefault" };
+  if (!annotation.startsWith("localhost/")) return undefined;
+  const name = annotation.slice("localhost/".length);
+  if (name === "" || trimSpace(name) !== name || byteLength(name) > 4095) return undefined;
+  return { type: "Localhost", localhostProfile: name };
+}
+
+/** apiequality.Semantic.DeepEqual of the profile an annotation names and the pod's field. */
+function sameProfile(profile: { type: string; localhostProfile?: string }, field: JsonObject | undefined): boolean {
+  if (field === undefined) return false;
+  const keys = Object.keys(field).filter((k) => getKey(field, k) !== null);
+  return (
+    stringAt(field, "type") === profile.type &&
+    getKey(field, "localhostProfile") === profile.localhostProfile &&
+    keys.every((k) => k === "type" || k === "localhostProfile")
+  );
+}
+
+/**
  * The warnings for a Pod (`at` is `[]`) or a pod template at `at`
  * (`spec.template`, `template`, `spec.jobTemplate.spec.template`): `object`
  * holds the `metadata` and `spec` they are about.
  */
-function podWarnings(object: JsonObject | undefined, at: FieldPath): Finding[] {
+function podWarnings(object: JsonObject | undefined, at: FieldPath, minor: number): Finding[] {
   const spec = objectAt(object, "spec");
   if (spec === undefined) return [];
   const specAt = child(at, "spec");
@@ -241,8 +352,12 @@ function podWarnings(object: JsonObject | undefined, at: FieldPath): Finding[] {
   // deprecated and removed volume plugins, and a generic ephemeral volume's claim
   for (const [i, volume] of objectItems(spec, "volumes")) {
     const volumeAt = child(specAt, "volumes", i);
-    for (const [source, named, text] of deprecatedVolumes)
+    for (const [source, named, text] of deprecatedVolumes) {
       if (isSet(volume, source)) out.push(warningAt(child(volumeAt, named), text));
+      // Go checks gitRepo second, after photonPersistentDisk
+      if (source === "photonPersistentDisk" && isSet(volume, "gitRepo"))
+        out.push(warningAt(child(volumeAt, "gitRepo"), gitRepoText(minor)));
+    }
     const claim = objectAt(objectAt(volume, "ephemeral"), "volumeClaimTemplate");
     if (claim !== undefined)
       out.push(
@@ -252,7 +367,7 @@ function podWarnings(object: JsonObject | undefined, at: FieldPath): Finding[] {
       if (isSet(volume, source))
         out.push(warningAt(child(volumeAt, source), "deprecated in v1.28, non-functional in v1.31+"));
   }
-  out.push(...overlappingVolumePaths(spec, at));
+  out.push(...(minor >= 33 ? overlappingVolumePaths : overlappingVolumePathsBefore133)(spec, at));
 
   out.push(...duplicateWarnings(spec, specAt, "hostAliases", "ip", "duplicate ip"));
   out.push(...duplicateWarnings(spec, specAt, "imagePullSecrets", "name", "duplicate name"));
@@ -287,6 +402,7 @@ function podWarnings(object: JsonObject | undefined, at: FieldPath): Finding[] {
   }
 
   out.push(...portWarnings(spec, specAt));
+  if (minor >= 33) out.push(...portNameWarnings(spec, specAt));
   const grace = optionalIntAt(spec, "terminationGracePeriodSeconds");
   if (grace !== undefined && grace < 0)
     out.push(
@@ -308,7 +424,52 @@ function podWarnings(object: JsonObject | undefined, at: FieldPath): Finding[] {
       if (!isSet(objectAt(term, "podAffinityTerm"), "labelSelector"))
         out.push(nullSelector(child(preferredTerms, i, "podAffinityTerm", "labelSelector")));
   }
+  out.push(...podAddressWarnings(spec, specAt, minor));
   return out;
+}
+
+/**
+ * From 1.33 (kubernetes#122170): a port name used again in the pod, init containers, containers and
+ * ephemeral containers in that order (pods.VisitContainersWithPath), each named against the first.
+ */
+function portNameWarnings(spec: JsonObject, specAt: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const first = new Map<string, FieldPath>();
+  for (const [ctr, ctrAt] of containersOf(spec, specAt))
+    for (const [j, port] of objectItems(ctr, "ports")) {
+      const name = stringAt(port, "name");
+      if (!name) continue;
+      const at = child(ctrAt, "ports", j);
+      const other = first.get(name);
+      if (other === undefined) first.set(name, at);
+      else
+        out.push(
+          warningAt(
+            at,
+            `duplicate port name ${quote(name)} with ${formatPath(other)}, services and probes that select ports by name will use ${formatPath(other)}`,
+            "FieldValueDuplicate",
+          ),
+        );
+    }
+  return out;
+}
+
+/**
+ * From 1.33 (kubernetes#128786, KEP-4858): the forms of the DNS nameservers and host alias addresses, in
+ * apimachinery's words (GetWarningsForIP); from 1.36 only what the strict validation leaves (network-warnings.ts).
+ * Where Go gives them among the pod's other warnings is not pinned down here: they come last.
+ */
+function podAddressWarnings(spec: JsonObject, specAt: FieldPath, minor: number): Finding[] {
+  if (!formWarnings(minor)) return [];
+  const strict = strictIPs(minor);
+  return [
+    ...listAt(objectAt(spec, "dnsConfig"), "nameservers").flatMap((ns, i) =>
+      formWarningsAt(child(specAt, "dnsConfig", "nameservers", i), ns, false, strict),
+    ),
+    ...objectItems(spec, "hostAliases").flatMap(([i, alias]) =>
+      formWarningsAt(child(specAt, "hostAliases", i, "ip"), getKey(alias, "ip"), false, strict),
+    ),
+  ];
 }
 
 /** GetWarningsForPersistentVolumeClaimSpec: a storage request or limit that is not a whole number of bytes. */
@@ -463,12 +624,13 @@ const itemPaths = (source: JsonObject): string[] =>
   objectItems(source, "items").map(([, item]) => stringAt(item, "path") ?? "");
 
 /**
- * warningsForOverlappingVirtualPaths: keys of one ConfigMap, Secret, downward API or projected volume
- * written to the same file, or to a file and a directory around it. These warnings carry no field path:
- * they name the volume. A projected volume's sources are checked one by one and against the paths of
- * the sources before; as in Go, a source that adds no paths is checked again with the previous source's.
+ * warningsForOverlappingVirtualPaths as 1.32 words it: keys of one ConfigMap, Secret, downward API or
+ * projected volume written to the same file, or to a file and a directory around it. These warnings carry
+ * no field path: they name the volume. A projected volume's sources are checked one by one and against the
+ * paths of the sources before; as in Go, a source that adds no paths is checked again with the previous
+ * source's. From 1.33 (overlappingVolumePaths) each path names its source.
  */
-function overlappingVolumePaths(spec: JsonObject, at: FieldPath): Finding[] {
+function overlappingVolumePathsBefore133(spec: JsonObject, at: FieldPath): Finding[] {
   const out: Finding[] = [];
   const warn = (volumeAt: FieldPath, texts: string[]) => {
     for (const text of texts) out.push(wholeWarning(volumeAt, text));
@@ -513,6 +675,81 @@ function overlappingVolumePaths(spec: JsonObject, at: FieldPath): Finding[] {
       const unique = [...new Set(paths)];
       warn(volumeAt, overlaps([...unique, ...all].sort(byBytes), message));
       for (const p of unique) all.add(p);
+    }
+  }
+  return out;
+}
+
+/** A path an item writes, trailing slashes cut, and the source that writes it ("" in a volume of one source). */
+interface SourcePath {
+  path: string;
+  source: string;
+}
+const showSourcePath = ({ path, source }: SourcePath) => (source === "" ? quote(path) : `${quote(path)} (${source})`);
+
+/**
+ * checkForOverlap from 1.33: the paths before `p` it collides with, all of them: the same path, or one a
+ * directory of the other. An empty path collides with nothing.
+ */
+const collisions = (before: readonly SourcePath[], p: SourcePath): SourcePath[] =>
+  p.path === ""
+    ? []
+    : before.filter(
+        (item) =>
+          item.path !== "" && (`${item.path}/`.startsWith(`${p.path}/`) || `${p.path}/`.startsWith(`${item.path}/`)),
+      );
+
+/**
+ * warningsForOverlappingVirtualPaths as 1.33 rewrote it (kubernetes#121968, reworked to track path and
+ * source together): each path against every path before it in the volume, one warning per collision,
+ * `<path> with <earlier path>`; in a projected volume each names its source (`"a" (Secret "s")`). As in Go,
+ * a source that adds no paths is checked again with the previous source's.
+ */
+function overlappingVolumePaths(spec: JsonObject, at: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  /** `paths` added to `before`, each checked against those before it. */
+  const addChecked = (before: SourcePath[], paths: readonly SourcePath[], warn: (body: string) => void) => {
+    for (const p of paths) {
+      const trimmed = { path: p.path.replace(/\/+$/, ""), source: p.source };
+      for (const c of collisions(before, trimmed)) warn(`${showSourcePath(trimmed)} with ${showSourcePath(c)}`);
+      before.push(trimmed);
+    }
+  };
+  const pathsOf = (source: JsonObject, named: string): SourcePath[] =>
+    itemPaths(source).map((path) => ({ path, source: named }));
+  for (const [i, volume] of objectItems(spec, "volumes")) {
+    const volumeAt = child(at, "spec", "volumes", i);
+    const name = quote(stringAt(volume, "name") ?? "");
+    const warnAs = (what: string) => (body: string) =>
+      out.push(wholeWarning(volumeAt, `volume ${name} (${what}): overlapping paths: ${body}`));
+    for (const kind of itemSources) {
+      const source = objectAt(volume, kind[0]);
+      if (source === undefined || !isSet(source, "items")) continue;
+      addChecked([], pathsOf(source, ""), warnAs(labelOf(source, kind)));
+    }
+    const projected = objectAt(volume, "projected");
+    if (projected === undefined) continue;
+    let paths: SourcePath[] = [];
+    // every path of the volume's sources so far
+    const all: SourcePath[] = [];
+    for (const source of listAt(projected, "sources")) {
+      if (source === null || typeof source !== "object" || Array.isArray(source)) continue;
+      if (!volumeProjectionMembers.some((kind) => isSet(source, kind))) {
+        out.push(wholeWarning(volumeAt, `volume ${name} (Projected) has no sources provided`));
+        continue;
+      }
+      const listed = projectedItemSources.find(([field]) => isSet(objectAt(source, field), "items"));
+      const token = objectAt(source, "serviceAccountToken");
+      const bundle = objectAt(source, "clusterTrustBundle");
+      if (listed !== undefined) {
+        const from = objectAt(source, listed[0]) as JsonObject;
+        paths = pathsOf(from, labelOf(from, listed));
+      } else if (token !== undefined) paths = [{ path: stringAt(token, "path") ?? "", source: "ServiceAccountToken" }];
+      else if (bundle !== undefined) {
+        const named = isSet(bundle, "name") ? stringAt(bundle, "name") : stringAt(bundle, "signerName");
+        paths = [{ path: stringAt(bundle, "path") ?? "", source: `ClusterTrustBundle ${quote(named ?? "")}` }];
+      }
+      addChecked(all, paths, warnAs("Projected"));
     }
   }
   return out;
