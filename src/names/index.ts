@@ -70,6 +70,26 @@ export function isDNS1123Subdomain(value: string): string[] {
   );
 }
 
+// validation.IsDNS1123SubdomainWithUnderscore: a label may start with one underscore and hold underscores
+// inside. Checked label by label, as subdomains are, so the match stays linear.
+const underscoreLabelFmt = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?";
+const underscoreLabel = new RegExp(`^${underscoreLabelFmt}$`);
+
+/** What a search domain of a pod's DNS config may be once RelaxedDNSSearchValidation is on. */
+export function isDNS1123SubdomainWithUnderscore(value: string): string[] {
+  return lengthAndSyntax(
+    value,
+    253,
+    value.split(".").every((label) => underscoreLabel.test(label)),
+    () =>
+      regexError(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character",
+        `${underscoreLabelFmt}(\\.${underscoreLabelFmt})*`,
+        "example.com",
+      ),
+  );
+}
+
 export function isDNS1123Label(value: string): string[] {
   return lengthAndSyntax(value, 63, dns1123Label.test(value), () =>
     matchesSubdomain(value)

@@ -247,6 +247,34 @@ const cases: [string, JsonObject, string[]][] = [
     ],
   ],
   [
+    "a DNS config and host aliases kubectl apply refuses (pod-dns.ts)",
+    {
+      dnsPolicy: "None",
+      dnsConfig: { nameservers: ["not-an-ip", "1.2.3.4", "1.1.1.1", "8.8.8.8"], searches: ["Bad_Domain"] },
+      hostAliases: [{ ip: "nope", hostnames: ["Bad_Host"] }],
+    },
+    [
+      'spec.dnsConfig.nameservers: Invalid value: []string{"not-an-ip", "1.2.3.4", "1.1.1.1", "8.8.8.8"}: must not have more than 3 nameservers',
+      'spec.dnsConfig.nameservers[0]: Invalid value: "not-an-ip": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+      "spec.dnsConfig.searches[0]: Invalid value: \"Bad_Domain\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*')",
+      "spec.hostAliases[0].hostnames[0]: Invalid value: \"Bad_Host\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+      'spec.hostAliases[0].ip: Invalid value: "nope": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+    ],
+  ],
+  [
+    "a DNS config of valid nameservers and searches, and host aliases",
+    {
+      dnsPolicy: "None",
+      dnsConfig: {
+        nameservers: ["10.0.0.10"],
+        searches: ["svc.cluster.local.", "_srv.example.com"],
+        options: [{ name: "ndots", value: "2" }],
+      },
+      hostAliases: [{ ip: "127.0.0.1", hostnames: ["foo.local", "bar.local"] }],
+    },
+    [],
+  ],
+  [
     "an activeDeadlineSeconds of 0",
     { activeDeadlineSeconds: 0 },
     ["spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive"],
@@ -256,6 +284,13 @@ const cases: [string, JsonObject, string[]][] = [
 describe("pod spec rules (core ValidatePodSpec)", () => {
   it.each(cases)("%s", (_, spec, expected) => {
     expect(podSays(spec)).toEqual([...expected].sort());
+  });
+
+  it("a template with dnsPolicy None needs its dnsConfig (validatePodDNSConfig)", () => {
+    const bad = deployment({ template: template({ dnsPolicy: "None" }) });
+    expect(said("apps/v1", "Deployment", bad)).toEqual([
+      "spec.template.spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None",
+    ]);
   });
 
   it("applies the pod spec rules at a workload's template path", () => {

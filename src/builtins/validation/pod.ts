@@ -6,7 +6,7 @@
  * validateInitContainers, validateContainerCommon, validateContainerPorts,
  * ValidateVolumeMounts, validateResourceRequirements, the probes and
  * handlers). Modules of their own: volume sources (volumes.ts), a container's
- * environment (env.ts), scheduling (scheduling.ts), security contexts
+ * environment (env.ts), scheduling (scheduling.ts), DNS and host aliases (pod-dns.ts), security contexts
  * (security.ts), the operating system and Windows options (windows.ts), and
  * the warnings the server sends with a pod (warnings.ts).
  *
@@ -50,6 +50,7 @@ import {
   validateLabels,
 } from "./common.js";
 import { validateContainerEnv } from "./env.js";
+import { validateHostAliases, validatePodDNSConfig } from "./pod-dns.js";
 import { validateContainerResources } from "./resources.js";
 import { validatePodScheduling } from "./scheduling.js";
 import { validatePodSecurityContext, validateSecurityContext } from "./security.js";
@@ -182,9 +183,11 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
   out.push(
     ...validatePodSecurityContext(spec, path),
     ...validatePodScheduling(spec, path),
+    ...validatePodDNSConfig(spec, path, options.minor),
     ...validatePodOS(spec, path, options.minor),
   );
   out.push(...validateTolerations(spec, child(path, "tolerations")));
+  out.push(...validateHostAliases(spec, path, options.minor));
   // ValidateServiceAccountName and ValidateNodeName are NameIsDNSSubdomain; hostname and subdomain DNS labels.
   for (const [key, rule] of [
     ["serviceAccountName", isDNS1123Subdomain],
