@@ -28,6 +28,7 @@ import { child, type FieldPath, formatPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
 import { volumeProjectionMembers } from "../registry.js";
 import { intAt, isSet, listAt, objectAt, objectItems, optionalIntAt, stringAt, warningAt } from "./common.js";
+import { unrecognizedFormatWarnings } from "./crd-warnings.js";
 import {
   endpointSliceWarnings,
   endpointsWarnings,
@@ -122,6 +123,7 @@ const kindWarnings: Readonly<Record<string, KindWarnings>> = {
   "v1/PersistentVolume": persistentVolumeWarnings,
   "storage.k8s.io/v1/StorageClass": storageClassWarnings,
   "storage.k8s.io/v1/CSIStorageCapacity": csiStorageCapacityWarnings,
+  "apiextensions.k8s.io/v1/CustomResourceDefinition": unrecognizedFormatWarnings,
 };
 
 /** A kind's own warnings that its strategy gives after its pod template's. */
