@@ -58,4 +58,5 @@ export {
   parseRFC3339,
   parseRFC3339Micro,
 } from "./time.js";
+export { x509KeyPairError } from "./tls.js";
 export { escapedPath, hostname, parse, parseRequestURI, port, query, type URL, type Userinfo } from "./url.js";

@@ -536,11 +536,20 @@ export function validateSecret(object: JsonObject): Finding[] {
   return out;
 }
 
-/** A secret key's text as the server holds it: stringData's, else data's decoded; undefined if data's does not decode. */
-function secretText(object: JsonObject, key: string): string | undefined {
+/**
+ * A secret key's bytes as the server holds them once conversion has merged `stringData` into `data`:
+ * stringData's, else data's decoded; undefined when neither has the key or data's does not decode.
+ */
+export function secretBytes(object: JsonObject, key: string): Uint8Array | undefined {
   const plain = getKey(objectAt(object, "stringData") ?? {}, key);
-  if (typeof plain === "string") return plain;
+  if (typeof plain === "string") return new TextEncoder().encode(plain);
   const encoded = getKey(objectAt(object, "data") ?? {}, key);
   const bytes = typeof encoded === "string" ? decodeBase64(encoded) : undefined;
-  return bytes === undefined || bytes instanceof GoError ? undefined : new TextDecoder().decode(bytes);
+  return bytes instanceof GoError ? undefined : bytes;
+}
+
+/** A secret key's text (secretBytes as UTF-8). */
+function secretText(object: JsonObject, key: string): string | undefined {
+  const bytes = secretBytes(object, key);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 }

@@ -4,6 +4,8 @@
  * (GetWarningsForPersistentVolumeClaim), in the API server's words: each case is an object the server
  * accepts, and the `Warning:` lines kubectl prints for it (warnings_test.go's cases among them).
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../value/index.js";
 import { container, deployment, pod, said, template } from "./test-helpers.js";
@@ -786,5 +788,45 @@ describe("kinds' own warnings (their strategies' WarningsOnCreate)", () => {
       "metadata.annotations[container.apparmor.",
       "metadata.name: this is used in the Pod's",
     ]);
+  });
+});
+
+describe("a TLS Secret whose certificate and key Go does not load (pkg/registry/core/secret/strategy.go warningsForSecret)", () => {
+  const fixture = (name: string) =>
+    readFileSync(join(import.meta.dirname, "..", "..", "go", "testdata", "tls", name), "utf8");
+  const secret = (fields: JsonObject) => ({
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "tls" },
+    type: "kubernetes.io/tls",
+    ...fields,
+  });
+  const base64 = (text: string) => btoa(text);
+
+  it("a matching pair, in data or stringData, gives nothing", () => {
+    const [cert, key] = [fixture("p256-cert.pem"), fixture("p256-key-sec1.pem")];
+    expect(inOrder(secret({ data: { "tls.crt": base64(cert), "tls.key": base64(key) } }))).toEqual([]);
+    expect(inOrder(secret({ stringData: { "tls.crt": cert, "tls.key": key } }))).toEqual([]);
+  });
+
+  it("the placeholders charts ship, and a key of another certificate, in Go's words without a field path", () => {
+    expect(inOrder(secret({ data: { "tls.crt": "", "tls.key": "" } }))).toEqual([
+      "tls: failed to find any PEM data in certificate input",
+    ]);
+    const other = secret({
+      stringData: { "tls.crt": fixture("rsa-cert.pem"), "tls.key": fixture("rsa-other-key.pem") },
+    });
+    expect(inOrder(other)).toEqual(["tls: private key does not match public key"]);
+    // stringData wins over data, as conversion merges them
+    const merged = secret({
+      data: { "tls.crt": base64(fixture("rsa-cert.pem")), "tls.key": base64(fixture("rsa-key-pkcs8.pem")) },
+      stringData: { "tls.key": fixture("p256-key-pkcs8.pem") },
+    });
+    expect(inOrder(merged)).toEqual(["tls: private key type does not match public key type"]);
+  });
+
+  it("nothing to add where the validation refuses a missing key, nor for another type of Secret", () => {
+    expect(inOrder(secret({ data: { "tls.crt": "" } }))).toEqual([]);
+    expect(inOrder({ ...secret({ data: { "tls.crt": "", "tls.key": "" } }), type: "Opaque" })).toEqual([]);
   });
 });

@@ -22,12 +22,14 @@ import {
   quantityString,
   quote,
   trimSpace,
+  x509KeyPairError,
 } from "../../go/index.js";
 import { byteLength, isDNS1123Label } from "../../names/index.js";
 import { child, type FieldPath, formatPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
 import { volumeProjectionMembers } from "../registry.js";
 import { intAt, isSet, listAt, objectAt, objectItems, optionalIntAt, stringAt, warningAt } from "./common.js";
+import { secretBytes } from "./core.js";
 import { unrecognizedFormatWarnings } from "./crd-warnings.js";
 import {
   endpointSliceWarnings,
@@ -120,6 +122,7 @@ const kindWarnings: Readonly<Record<string, KindWarnings>> = {
       "spec",
     ]),
   "v1/ServiceAccount": serviceAccountWarnings,
+  "v1/Secret": secretWarnings,
   "v1/PersistentVolume": persistentVolumeWarnings,
   "storage.k8s.io/v1/StorageClass": storageClassWarnings,
   "storage.k8s.io/v1/CSIStorageCapacity": csiStorageCapacityWarnings,
@@ -241,6 +244,20 @@ function statefulSetWarnings(object: JsonObject, minor: number): Finding[] {
       ),
     );
   return out;
+}
+
+/**
+ * pkg/registry/core/secret/strategy.go warningsForSecret (kubernetes#113581): a TLS Secret whose certificate
+ * and key Go's tls.X509KeyPair does not load, in its words and with no field path (placed at `data`). Both
+ * keys are required; without one the validation says so and this has nothing to add.
+ */
+function secretWarnings(object: JsonObject): Finding[] {
+  if (stringAt(object, "type") !== "kubernetes.io/tls") return [];
+  const cert = secretBytes(object, "tls.crt");
+  const key = secretBytes(object, "tls.key");
+  if (cert === undefined || key === undefined) return [];
+  const error = x509KeyPairError(cert, key);
+  return error === undefined ? [] : [wholeWarning(["data"], error)];
 }
 
 /**
