@@ -14,7 +14,13 @@ import type { FieldPath } from "../path/index.js";
 import { propertyOf, type SchemaNode } from "../schema/index.js";
 import { locateFinding, type SourceDocument } from "../source/index.js";
 import { type NormalizeOptions, type NormalizeResult, normalize, validateUnions } from "../unions/index.js";
-import { validateObjectMetadata, validateWithSchema, WorkBudget, withWorkBudget } from "../validate/index.js";
+import {
+  customResourceFinalizerWarnings,
+  validateObjectMetadata,
+  validateWithSchema,
+  WorkBudget,
+  withWorkBudget,
+} from "../validate/index.js";
 import { displayText, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { type BuiltinSchemas, notCarried, releaseSchemas, servedLater, validateBuiltinObject } from "./builtins.js";
 import { type Catalog, isSchemaDocument } from "./catalog.js";
@@ -216,7 +222,7 @@ function validateServedObject(
         { object: schema.object, oldObject: oldChecked, schema: target.version.schema },
         { ratcheting, schemaValidated: true },
       );
-      return [...ignored, ...schema.findings, ...unions];
+      return [...ignored, ...schema.findings, ...unions, ...customResourceFinalizerWarnings(object, oldObject)];
     }
     case "builtin": {
       const unions = validateUnions(

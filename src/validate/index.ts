@@ -13,6 +13,7 @@
 // kunion's work budget for one document, drawn on by the CEL rules validation runs; what an update keeps
 export { type UpdateContext, WorkBudget, withWorkBudget } from "../cel/index.js";
 export { type CompiledSchema, compileSchema, compileSchemaGraph } from "./compile.js";
+export { customResourceFinalizerWarnings } from "./metadata.js";
 export { type ValidateOptions, validateWithSchema } from "./validate.js";
 
 import type { Finding } from "../findings/index.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadWorkspace, validateObjects } from "../index.js";
 import type { JsonObject } from "../value/index.js";
-import { compileSchema, validateWithSchema } from "./index.js";
+import { compileSchema, customResourceFinalizerWarnings, validateObjectMetadata, validateWithSchema } from "./index.js";
 import { lines, object, resource } from "./test-helpers.js";
 
 const { compiled } = compileSchema(resource({ type: "object" }));
@@ -179,5 +179,57 @@ describe("metadata at the root", () => {
     expect(lines(validateWithSchema(restricted, object({}, { name: "toolong", labels: { a: "b" } })).findings)).toEqual(
       ["error metadata.name: Too long: may not be more than 5 bytes"],
     );
+  });
+});
+
+describe("a custom resource's finalizers without a domain (apiextensions customresource strategy, WarningsOnCreate)", () => {
+  const withFinalizers = (finalizers: unknown[]): JsonObject =>
+    ({ apiVersion: "example.com/v1", kind: "Thing", metadata: { name: "t", finalizers } }) as JsonObject;
+  const text = (name: string) =>
+    `metadata.finalizers: "${name}": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`;
+
+  it("warns of each, sorted and once, but not of the standard ones nor of domain-qualified ones", () => {
+    const found = customResourceFinalizerWarnings(
+      withFinalizers(["thing.example.com", "cleanup", "kubernetes", "example.com/cleanup", "cleanup", "orphan"]),
+    );
+    expect(found.map((f) => [f.severity, f.message, f.field])).toEqual([
+      ["warning", text("cleanup"), "metadata.finalizers[1]"],
+      ["warning", text("thing.example.com"), "metadata.finalizers[0]"],
+    ]);
+  });
+
+  it("on an update, only the finalizers the object adds", () => {
+    expect(
+      customResourceFinalizerWarnings(withFinalizers(["cleanup", "added"]), withFinalizers(["cleanup"])).map(
+        (f) => f.message,
+      ),
+    ).toEqual([text("added")]);
+  });
+
+  it("at the finalizer's line, for a custom resource and not for a ConfigMap (core's rule is an error there)", () => {
+    const crd = [
+      "apiVersion: apiextensions.k8s.io/v1",
+      "kind: CustomResourceDefinition",
+      "metadata: {name: things.example.com}",
+      "spec:",
+      "  group: example.com",
+      "  names: {kind: Thing, plural: things}",
+      "  scope: Namespaced",
+      "  versions:",
+      "  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}",
+    ].join("\n");
+    const meta = "metadata:\n  name: a\n  finalizers:\n  - cleanup\n";
+    const ws = loadWorkspace({
+      inputs: [{ path: "o.yaml", text: `apiVersion: example.com/v1\nkind: Thing\n${meta}` }],
+      crds: [{ path: "c.yaml", text: crd }],
+    });
+    expect(validateObjects(ws.objects, ws.catalog).map((f) => `${f.line}:${f.column}: ${f.message}`)).toEqual([
+      `6:5: ${text("cleanup")}`,
+    ]);
+  });
+
+  it("says nothing of a name that is no qualified name: ValidateObjectMeta refuses it", () => {
+    expect(customResourceFinalizerWarnings(withFinalizers(["Bad Name"]))).toEqual([]);
+    expect(validateObjectMetadata(withFinalizers(["Bad Name"])).map((f) => f.severity)).toEqual(["error"]);
   });
 });

@@ -1,4 +1,4 @@
-import { type Finding, invalid, required, type Severity, tooLong, unknownField } from "../findings/index.js";
+import { type Finding, finding, invalid, required, type Severity, tooLong, unknownField } from "../findings/index.js";
 import {
   annotationErrors,
   isDNS1035Label,
@@ -152,6 +152,37 @@ function validateFinalizers(finalizers: JsonValue[], path: FieldPath, out: Findi
     if (typeof f === "string") for (const msg of isQualifiedName(f)) out.push(invalid(path, f, msg));
   if (finalizers.includes("orphan") && finalizers.includes("foregroundDeletion"))
     out.push(invalid(path, finalizers, "finalizer orphan and foregroundDeletion cannot be both set"));
+}
+
+/** The finalizers of the API server's own controllers, which need no domain (metav1 and core). */
+const standardFinalizers: ReadonlySet<string> = new Set(["kubernetes", "orphan", "foregroundDeletion"]);
+
+/**
+ * What apiextensions-apiserver's customresource strategy warns on creating a custom resource
+ * (WarningsOnCreate, generateWarningsFromObj, validateKubeFinalizerName): each finalizer without a `/` that is
+ * no standard one, in kubernetes#127303's words (1.32 on); on an update (`old`), only the finalizers the object
+ * adds. Go takes them from a string set, sorted and each once. The same function warns of a finalizer that is
+ * no qualified name, which ValidateObjectMeta has refused already: that error is the finding, not a warning too.
+ */
+export function customResourceFinalizerWarnings(object: JsonObject, old?: JsonObject): Finding[] {
+  const finalizersOf = (o: JsonObject | undefined) => {
+    const meta = o === undefined ? undefined : getKey(o, "metadata");
+    const list = isObject(meta) ? getKey(meta, "finalizers") : undefined;
+    return Array.isArray(list) ? list : [];
+  };
+  const list = finalizersOf(object);
+  const before = new Set(finalizersOf(old));
+  const added = [...new Set(list)].filter((f): f is string => typeof f === "string" && !before.has(f)).sort();
+  return added
+    .filter((f) => !f.includes("/") && !standardFinalizers.has(f) && isQualifiedName(f).length === 0)
+    .map((f) => {
+      const text = `metadata.finalizers: ${JSON.stringify(f)}: prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`;
+      const at = ["metadata", "finalizers", list.indexOf(f)];
+      return {
+        ...finding({ type: "FieldValueInvalid", path: at, detail: text, rule: "schema", severity: "warning" }),
+        message: text,
+      };
+    });
 }
 
 /**
