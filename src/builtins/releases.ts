@@ -32,3 +32,16 @@ export const minorOf = (release: KubernetesRelease): number => Number(release.sl
  * (apiserver pkg/cel/environment DefaultCompatibilityVersion, component-base's MinCompatibilityVersion).
  */
 export const celLibrariesOf = (minor: number): number => minor - 1;
+
+/**
+ * StrictIPCIDRValidation (KEP-4858), beta and on by default from 1.36: IsValidIPForLegacyField and
+ * IsValidCIDRForLegacyField refuse on create the leading zeros, IPv4-mapped addresses and (of a CIDR) bits past
+ * the prefix that earlier releases accept, and warn about from 1.33.
+ */
+export const strictIPValidation = (minor: number): boolean => minor >= 36;
+
+/**
+ * From 1.33 (kubernetes#128786) the strategies warn of IP addresses and CIDRs in apimachinery's words
+ * (GetWarningsForIP, GetWarningsForCIDR), for more fields than a Service's; 1.32 warned of a Service's alone.
+ */
+export const apimachineryIPWarnings = (minor: number): boolean => minor >= 33;

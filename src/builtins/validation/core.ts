@@ -24,6 +24,7 @@ import {
 import { byteLength, isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
+import { strictIPValidation } from "../releases.js";
 import { controllerPodSpec, restartAlways } from "./apps.js";
 import {
   asError,
@@ -126,7 +127,7 @@ const sourceRangesAnnotation = "service.beta.kubernetes.io/load-balancer-source-
  */
 export function validateService(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec") ?? {};
-  const strict = minor >= 36;
+  const strict = strictIPValidation(minor);
   const spec = ["spec"];
   const out: Finding[] = [];
   const type = stringAt(s, "type") || "ClusterIP";

@@ -25,6 +25,7 @@ import { isIPv6, isValidIPForLegacyField, parseIPSloppy } from "../../go/index.j
 import { isDNS1123Label, isQualifiedName, isValidLabelValue, nameIsDNSSubdomain } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
+import { strictIPValidation } from "../releases.js";
 import {
   asError,
   duplicate,
@@ -45,14 +46,11 @@ import {
 import { validateEndpointIP } from "./core.js";
 import { portProtocols } from "./pod.js";
 
-/** StrictIPCIDRValidation: beta and on by default from 1.36. */
-const strictIPs = (minor: number) => minor >= 36;
-
 // ---------------------------------------------------------------------------
 // core/v1 Endpoints
 
 export function validateEndpoints(object: JsonObject, minor: number): Finding[] {
-  const strict = strictIPs(minor);
+  const strict = strictIPValidation(minor);
   const out: Finding[] = [];
   for (const [i, subset] of objectItems(object, "subsets")) {
     const at = child(["subsets"], i);

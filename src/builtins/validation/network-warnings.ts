@@ -16,30 +16,38 @@
  * come in the order the object is written.
  */
 import type { Finding } from "../../findings/index.js";
-import { cidrWarnings, ipWarnings, isValidCIDRForLegacyField, isValidIPForLegacyField } from "../../go/index.js";
+import {
+  cidrWarnings,
+  ipWarnings,
+  isValidCIDRForLegacyField,
+  isValidIPForLegacyField,
+  legacyIPWarnings,
+} from "../../go/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
+import { apimachineryIPWarnings, strictIPValidation } from "../releases.js";
 import { listAt, objectAt, objectItems, stringAt, warningAt } from "./common.js";
 import { wholeWarning } from "./node-labels.js";
 
-/** GetWarningsForIP and GetWarningsForCIDR are in the strategies from 1.33. */
-export const formWarnings = (minor: number) => minor >= 33;
-/** StrictIPCIDRValidation: beta and on by default from 1.36. */
-export const strictIPs = (minor: number) => minor >= 36;
-
 /**
- * GetWarningsForIP (`prefix` false) or GetWarningsForCIDR of one value, at `at`; none when the value is
- * no string, or (`strict`) when the strict check refuses it and the object is refused instead.
+ * The warning of one value's form, at `at`, as release 1.`minor` gives it: GetWarningsForIP (`prefix` false)
+ * or GetWarningsForCIDR from 1.33, a Service's own words before; none when the value is no string, or when
+ * the field is `validated` as an address and the strict validation of 1.36 refuses it instead.
  */
 export function formWarningsAt(
   at: FieldPath,
   value: JsonValue | undefined,
   prefix: boolean,
-  strict: boolean,
+  minor: number,
+  validated = true,
 ): Finding[] {
   if (typeof value !== "string") return [];
-  if (strict && (prefix ? isValidCIDRForLegacyField : isValidIPForLegacyField)(value, true).length > 0) return [];
-  return (prefix ? cidrWarnings : ipWarnings)(value).map((text) => warningAt(at, text));
+  const refused = (prefix ? isValidCIDRForLegacyField : isValidIPForLegacyField)(value, true).length > 0;
+  if (validated && strictIPValidation(minor) && refused) return [];
+  const texts = apimachineryIPWarnings(minor)
+    ? (prefix ? cidrWarnings : ipWarnings)(value)
+    : legacyIPWarnings(value, prefix);
+  return texts.map((text) => warningAt(at, text));
 }
 
 /** The label a controller's objects carry, checked against the value it writes: `labels[key] === value`. */
@@ -54,8 +62,7 @@ function labelledBy(object: JsonObject, key: string, values: readonly string[]):
  * of a peer's ipBlock, its cidr then its except entries, each through GetWarningsForCIDR.
  */
 export function networkPolicyWarnings(object: JsonObject, minor: number): Finding[] {
-  if (!formWarnings(minor)) return [];
-  const strict = strictIPs(minor);
+  if (!apimachineryIPWarnings(minor)) return [];
   const spec = objectAt(object, "spec");
   const out: Finding[] = [];
   for (const [direction, peers] of [
@@ -67,9 +74,9 @@ export function networkPolicyWarnings(object: JsonObject, minor: number): Findin
         const block = objectAt(peer, "ipBlock");
         if (block === undefined) continue;
         const at = ["spec", direction, i, peers, j, "ipBlock"];
-        out.push(...formWarningsAt(child(at, "cidr"), getKey(block, "cidr"), true, strict));
+        out.push(...formWarningsAt(child(at, "cidr"), getKey(block, "cidr"), true, minor));
         listAt(block, "except").forEach((except, k) => {
-          out.push(...formWarningsAt(child(at, "except", k), except, true, strict));
+          out.push(...formWarningsAt(child(at, "except", k), except, true, minor));
         });
       }
   }
@@ -86,13 +93,12 @@ const endpointsController = "endpoint-controller";
  * endpoint-controller), whose addresses it has already put in canonical form.
  */
 export function endpointsWarnings(object: JsonObject, minor: number): Finding[] {
-  if (!formWarnings(minor) || labelledBy(object, endpointsManagedBy, [endpointsController])) return [];
-  const strict = strictIPs(minor);
+  if (!apimachineryIPWarnings(minor) || labelledBy(object, endpointsManagedBy, [endpointsController])) return [];
   const out: Finding[] = [];
   for (const [i, subset] of objectItems(object, "subsets"))
     for (const list of ["addresses", "notReadyAddresses"])
       for (const [j, address] of objectItems(subset, list))
-        out.push(...formWarningsAt(["subsets", i, list, j, "ip"], getKey(address, "ip"), false, strict));
+        out.push(...formWarningsAt(["subsets", i, list, j, "ip"], getKey(address, "ip"), false, minor));
   return out;
 }
 
@@ -112,11 +118,11 @@ export function endpointSliceWarnings(object: JsonObject, minor: number): Findin
   const addressType = stringAt(object, "addressType");
   if (addressType === "FQDN")
     out.push(wholeWarning(["addressType"], "spec.addressType: FQDN endpoints are deprecated"));
-  if (!formWarnings(minor) || labelledBy(object, sliceManagedBy, sliceControllers)) return out;
-  const strict = strictIPs(minor) && (addressType === "IPv4" || addressType === "IPv6");
+  if (!apimachineryIPWarnings(minor) || labelledBy(object, sliceManagedBy, sliceControllers)) return out;
+  const validated = addressType === "IPv4" || addressType === "IPv6";
   for (const [i, endpoint] of objectItems(object, "endpoints"))
     listAt(endpoint, "addresses").forEach((address, j) => {
-      out.push(...formWarningsAt(["endpoints", i, "addresses", j], address, false, strict));
+      out.push(...formWarningsAt(["endpoints", i, "addresses", j], address, false, minor, validated));
     });
   return out;
 }
@@ -131,10 +137,9 @@ export function nodeWarnings(object: JsonObject, minor: number): Finding[] {
   const out: Finding[] = [];
   if (stringAt(spec, "externalID"))
     out.push(warningAt(["spec", "externalID"], "this field is deprecated, and is unused by Kubernetes"));
-  if (!formWarnings(minor)) return out;
-  const strict = strictIPs(minor);
+  if (!apimachineryIPWarnings(minor)) return out;
   listAt(spec, "podCIDRs").forEach((cidr, i) => {
-    out.push(...formWarningsAt(["spec", "podCIDRs", i], cidr, true, strict));
+    out.push(...formWarningsAt(["spec", "podCIDRs", i], cidr, true, minor));
   });
   return out;
 }

@@ -19,6 +19,7 @@ import {
 } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
+import { strictIPValidation } from "../releases.js";
 import {
   asError,
   forbidden,
@@ -189,7 +190,7 @@ function validateTypedLocalObjectReference(ref: JsonObject, at: FieldPath): Find
 
 export function validateNetworkPolicy(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec");
-  const strict = minor >= 36;
+  const strict = strictIPValidation(minor);
   const spec = ["spec"];
   if (s === undefined) return [];
   const out = validateLabelSelector(objectAt(s, "podSelector"), child(spec, "podSelector"));

@@ -26,6 +26,7 @@ import { isValidIPForLegacyField, quote } from "../../go/index.js";
 import { byteLength, isDNS1123Subdomain, isDNS1123SubdomainWithUnderscore } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
+import { strictIPValidation } from "../releases.js";
 import {
   asError,
   invalidEach,
@@ -42,8 +43,6 @@ const maxNameservers = 3;
 const maxSearchPaths = 32;
 const maxSearchListChars = 2048;
 
-/** StrictIPCIDRValidation: beta and on by default from 1.36. */
-const strictIPs = (minor: number) => minor >= 36;
 /** RelaxedDNSSearchValidation: on by default from 1.33 (beta), locked on from 1.34. */
 const relaxedSearches = (minor: number) => minor >= 33;
 
@@ -86,7 +85,7 @@ export function validatePodDNSConfig(spec: JsonObject, path: FieldPath, minor: n
   if (config === undefined) return [];
 
   const out: Finding[] = [];
-  const strict = strictIPs(minor);
+  const strict = strictIPValidation(minor);
   const nameserversAt = child(at, "nameservers");
   if (nameservers.length > maxNameservers)
     out.push(
@@ -123,7 +122,7 @@ export function validatePodDNSConfig(spec: JsonObject, path: FieldPath, minor: n
 
 /** ValidateHostAliases for the PodSpec `spec` at `path`. */
 export function validateHostAliases(spec: JsonObject, path: FieldPath, minor: number): Finding[] {
-  const strict = strictIPs(minor);
+  const strict = strictIPValidation(minor);
   const out: Finding[] = [];
   for (const [i, alias] of objectItems(spec, "hostAliases")) {
     const at = child(path, "hostAliases", i);

@@ -12,33 +12,21 @@
  * may take.
  */
 import type { Finding } from "../../findings/index.js";
-import {
-  cidrWarnings,
-  ipWarnings,
-  isValidCIDRForLegacyField,
-  isValidIPForLegacyField,
-  legacyIPWarnings,
-  milliValue,
-  quantityString,
-  quote,
-  trimSpace,
-  x509KeyPairError,
-} from "../../go/index.js";
+import { milliValue, quantityString, quote, trimSpace, x509KeyPairError } from "../../go/index.js";
 import { byteLength, isDNS1123Label } from "../../names/index.js";
 import { child, type FieldPath, formatPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
 import { volumeProjectionMembers } from "../registry.js";
+import { apimachineryIPWarnings } from "../releases.js";
 import { intAt, isSet, listAt, objectAt, objectItems, optionalIntAt, stringAt, warningAt } from "./common.js";
 import { secretBytes } from "./core.js";
 import { unrecognizedFormatWarnings } from "./crd-warnings.js";
 import {
   endpointSliceWarnings,
   endpointsWarnings,
-  formWarnings,
   formWarningsAt,
   networkPolicyWarnings,
   nodeWarnings,
-  strictIPs,
 } from "./network-warnings.js";
 import { deprecatedNodeLabels, nodeSelectorTermWarnings, wholeWarning } from "./node-labels.js";
 import { quantityOf } from "./quantity.js";
@@ -479,14 +467,13 @@ function portNameWarnings(spec: JsonObject, specAt: FieldPath): Finding[] {
  * Where Go gives them among the pod's other warnings is not pinned down here: they come last.
  */
 function podAddressWarnings(spec: JsonObject, specAt: FieldPath, minor: number): Finding[] {
-  if (!formWarnings(minor)) return [];
-  const strict = strictIPs(minor);
+  if (!apimachineryIPWarnings(minor)) return [];
   return [
     ...listAt(objectAt(spec, "dnsConfig"), "nameservers").flatMap((ns, i) =>
-      formWarningsAt(child(specAt, "dnsConfig", "nameservers", i), ns, false, strict),
+      formWarningsAt(child(specAt, "dnsConfig", "nameservers", i), ns, false, minor),
     ),
     ...objectItems(spec, "hostAliases").flatMap(([i, alias]) =>
-      formWarningsAt(child(specAt, "hostAliases", i, "ip"), getKey(alias, "ip"), false, strict),
+      formWarningsAt(child(specAt, "hostAliases", i, "ip"), getKey(alias, "ip"), false, minor),
     ),
   ];
 }
@@ -815,12 +802,8 @@ function overlapWith(paths: ReadonlySet<string>, path: string): string {
  */
 function serviceWarnings(object: JsonObject, minor: number): Finding[] {
   const out: Finding[] = [];
-  // From 1.36 the strict validation refuses what the form warnings would name but the canonical form.
   const ipForm = (at: FieldPath, value: JsonValue | undefined, prefix: boolean) => {
-    if (typeof value !== "string") return;
-    if (minor >= 36 && (prefix ? isValidCIDRForLegacyField : isValidIPForLegacyField)(value, true).length > 0) return;
-    const texts = minor >= 33 ? (prefix ? cidrWarnings : ipWarnings)(value) : legacyIPWarnings(value, prefix);
-    for (const text of texts) out.push(warningAt(at, text));
+    out.push(...formWarningsAt(at, value, prefix, minor));
   };
   const annotations = objectAt(objectAt(object, "metadata"), "annotations");
   const hints = "service.kubernetes.io/topology-aware-hints";
