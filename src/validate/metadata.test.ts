@@ -7,6 +7,19 @@ import { lines, object, resource } from "./test-helpers.js";
 const { compiled } = compileSchema(resource({ type: "object" }));
 const check = (metadata: JsonObject) => lines(validateWithSchema(compiled, object({}, metadata)).findings);
 
+/** A CRD of `Thing` (example.com/v1) whose schema is any object. */
+const thingCrd = [
+  "apiVersion: apiextensions.k8s.io/v1",
+  "kind: CustomResourceDefinition",
+  "metadata: {name: things.example.com}",
+  "spec:",
+  "  group: example.com",
+  "  names: {kind: Thing, plural: things}",
+  "  scope: Namespaced",
+  "  versions:",
+  "  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}",
+].join("\n");
+
 const subdomain =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
@@ -146,21 +159,10 @@ describe("metadata at the root", () => {
 
   it("is located on the entry's line, for custom resources and Kubernetes' own kinds", () => {
     const meta = "metadata:\n  name: a\n  annotations:\n    ok: fine\n    x: 1\n  labels:\n    tier: true\n";
-    const crd = [
-      "apiVersion: apiextensions.k8s.io/v1",
-      "kind: CustomResourceDefinition",
-      "metadata: {name: things.example.com}",
-      "spec:",
-      "  group: example.com",
-      "  names: {kind: Thing, plural: things}",
-      "  scope: Namespaced",
-      "  versions:",
-      "  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}",
-    ].join("\n");
     for (const head of ["apiVersion: v1\nkind: ConfigMap\n", "apiVersion: example.com/v1\nkind: Thing\n"]) {
       const ws = loadWorkspace({
         inputs: [{ path: "o.yaml", text: head + meta }],
-        crds: [{ path: "c.yaml", text: crd }],
+        crds: [{ path: "c.yaml", text: thingCrd }],
       });
       expect(validateObjects(ws.objects, ws.catalog).map((f) => `${f.line}:${f.column}: ${f.message}`)).toEqual([
         '7:5: metadata.annotations.x: Invalid value: "integer": metadata.annotations.x in body must be of type string: "integer"',
@@ -207,21 +209,10 @@ describe("a custom resource's finalizers without a domain (apiextensions customr
   });
 
   it("at the finalizer's line, for a custom resource and not for a ConfigMap (core's rule is an error there)", () => {
-    const crd = [
-      "apiVersion: apiextensions.k8s.io/v1",
-      "kind: CustomResourceDefinition",
-      "metadata: {name: things.example.com}",
-      "spec:",
-      "  group: example.com",
-      "  names: {kind: Thing, plural: things}",
-      "  scope: Namespaced",
-      "  versions:",
-      "  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}",
-    ].join("\n");
     const meta = "metadata:\n  name: a\n  finalizers:\n  - cleanup\n";
     const ws = loadWorkspace({
       inputs: [{ path: "o.yaml", text: `apiVersion: example.com/v1\nkind: Thing\n${meta}` }],
-      crds: [{ path: "c.yaml", text: crd }],
+      crds: [{ path: "c.yaml", text: thingCrd }],
     });
     expect(validateObjects(ws.objects, ws.catalog).map((f) => `${f.line}:${f.column}: ${f.message}`)).toEqual([
       `6:5: ${text("cleanup")}`,

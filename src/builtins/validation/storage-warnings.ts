@@ -24,18 +24,32 @@ const deprecatedVolumeAnnotations: readonly (readonly [annotation: string, text:
 ];
 
 /**
- * In-tree volume plugins a PersistentVolume may still name though Kubernetes dropped them, in Go's
- * order: the source's JSON field, the name Go puts in the path (`storageOS` for the JSON `storageos`),
- * and what became of the plugin. The same words since the last of them (cephfs, rbd) in 1.31.
+ * In-tree volume plugins Kubernetes dropped, by their JSON field: the name Go puts in the path (`storageOS`
+ * for `storageos`) and what became of the plugin, in the same words in a pod's warnings and a
+ * PersistentVolume's (the same since the last of them, cephfs and rbd, in 1.31).
  */
-const deprecatedVolumeSources: readonly (readonly [field: string, named: string, text: string])[] = [
-  ["cephfs", "cephfs", "deprecated in v1.28, non-functional in v1.31+"],
-  ["photonPersistentDisk", "photonPersistentDisk", "deprecated in v1.11, non-functional in v1.16+"],
-  ["scaleIO", "scaleIO", "deprecated in v1.16, non-functional in v1.22+"],
-  ["storageos", "storageOS", "deprecated in v1.22, non-functional in v1.25+"],
-  ["glusterfs", "glusterfs", "deprecated in v1.25, non-functional in v1.26+"],
-  ["rbd", "rbd", "deprecated in v1.28, non-functional in v1.31+"],
-];
+const droppedVolumePlugins: ReadonlyMap<string, readonly [named: string, text: string]> = new Map([
+  ["photonPersistentDisk", ["photonPersistentDisk", "deprecated in v1.11, non-functional in v1.16+"]],
+  ["scaleIO", ["scaleIO", "deprecated in v1.16, non-functional in v1.22+"]],
+  ["flocker", ["flocker", "deprecated in v1.22, non-functional in v1.25+"]],
+  ["storageos", ["storageOS", "deprecated in v1.22, non-functional in v1.25+"]],
+  ["quobyte", ["quobyte", "deprecated in v1.22, non-functional in v1.25+"]],
+  ["glusterfs", ["glusterfs", "deprecated in v1.25, non-functional in v1.26+"]],
+  ["cephfs", ["cephfs", "deprecated in v1.28, non-functional in v1.31+"]],
+  ["rbd", ["rbd", "deprecated in v1.28, non-functional in v1.31+"]],
+]);
+
+/** The warnings for the dropped plugins among `fields` that `source` sets, in the order of `fields` (Go's). */
+export function droppedVolumePluginWarnings(
+  source: JsonObject | undefined,
+  at: FieldPath,
+  fields: readonly string[],
+): Finding[] {
+  return fields.flatMap((field) => {
+    const dropped = droppedVolumePlugins.get(field);
+    return dropped === undefined || !isSet(source, field) ? [] : [warningAt(child(at, dropped[0]), dropped[1])];
+  });
+}
 
 /**
  * warningsForPersistentVolumeSpecAndMeta for a v1 PersistentVolume (its field path is nil, so paths
@@ -67,8 +81,13 @@ export function persistentVolumeWarnings(object: JsonObject): Finding[] {
   for (const [i, term] of objectItems(required, "nodeSelectorTerms"))
     out.push(...nodeSelectorTermWarnings(term, child(termsAt, i)));
 
-  for (const [field, named, text] of deprecatedVolumeSources)
-    if (isSet(spec, field)) out.push(warningAt(["spec", named], text));
+  out.push(
+    ...droppedVolumePluginWarnings(
+      spec,
+      ["spec"],
+      ["cephfs", "photonPersistentDisk", "scaleIO", "storageos", "glusterfs", "rbd"],
+    ),
+  );
   return out;
 }
 

@@ -30,7 +30,12 @@ import {
 } from "./network-warnings.js";
 import { deprecatedNodeLabels, nodeSelectorTermWarnings, wholeWarning } from "./node-labels.js";
 import { quantityOf } from "./quantity.js";
-import { csiStorageCapacityWarnings, persistentVolumeWarnings, storageClassWarnings } from "./storage-warnings.js";
+import {
+  csiStorageCapacityWarnings,
+  droppedVolumePluginWarnings,
+  persistentVolumeWarnings,
+  storageClassWarnings,
+} from "./storage-warnings.js";
 
 /** Annotations that once configured a pod and no longer do, and what replaced them. */
 const deprecatedAnnotations: ReadonlyMap<string, string> = new Map([
@@ -40,25 +45,11 @@ const deprecatedAnnotations: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
- * Volume plugins Kubernetes deprecated or removed: the source's field, its name in the warning (Go's
- * `storageOS` for the JSON `storageos`) and what became of it.
- */
-const deprecatedVolumes: readonly [string, string, string][] = [
-  ["photonPersistentDisk", "photonPersistentDisk", "deprecated in v1.11, non-functional in v1.16+"],
-  ["scaleIO", "scaleIO", "deprecated in v1.16, non-functional in v1.22+"],
-  ["flocker", "flocker", "deprecated in v1.22, non-functional in v1.25+"],
-  ["storageos", "storageOS", "deprecated in v1.22, non-functional in v1.25+"],
-  ["quobyte", "quobyte", "deprecated in v1.22, non-functional in v1.25+"],
-  ["glusterfs", "glusterfs", "deprecated in v1.25, non-functional in v1.26+"],
-];
-/**
  * gitRepo: the GitRepoVolumeDriver gate is off by default from 1.33 (KEP-5040, kubernetes#129923; locked off in
  * 1.36, #136400), and the warning says so.
  */
 const gitRepoText = (minor: number) =>
   minor >= 33 ? "deprecated in v1.11, and disabled by default in v1.33+" : "deprecated in v1.11";
-/** Checked after a generic ephemeral volume's claim, as in Go. */
-const removedIn131: readonly string[] = ["cephfs", "rbd"];
 
 const seccompPodAnnotation = "seccomp.security.alpha.kubernetes.io/pod";
 const seccompContainerAnnotation = "container.seccomp.security.alpha.kubernetes.io/";
@@ -359,20 +350,18 @@ function podWarnings(object: JsonObject | undefined, at: FieldPath, minor: numbe
   // deprecated and removed volume plugins, and a generic ephemeral volume's claim
   for (const [i, volume] of objectItems(spec, "volumes")) {
     const volumeAt = child(specAt, "volumes", i);
-    for (const [source, named, text] of deprecatedVolumes) {
-      if (isSet(volume, source)) out.push(warningAt(child(volumeAt, named), text));
-      // Go checks gitRepo second, after photonPersistentDisk
-      if (source === "photonPersistentDisk" && isSet(volume, "gitRepo"))
-        out.push(warningAt(child(volumeAt, "gitRepo"), gitRepoText(minor)));
-    }
+    // in Go's order: gitRepo second, cephfs and rbd after a generic ephemeral volume's claim
+    out.push(...droppedVolumePluginWarnings(volume, volumeAt, ["photonPersistentDisk"]));
+    if (isSet(volume, "gitRepo")) out.push(warningAt(child(volumeAt, "gitRepo"), gitRepoText(minor)));
+    out.push(
+      ...droppedVolumePluginWarnings(volume, volumeAt, ["scaleIO", "flocker", "storageos", "quobyte", "glusterfs"]),
+    );
     const claim = objectAt(objectAt(volume, "ephemeral"), "volumeClaimTemplate");
     if (claim !== undefined)
       out.push(
         ...claimSpecWarnings(objectAt(claim, "spec"), child(volumeAt, "ephemeral", "volumeClaimTemplate", "spec")),
       );
-    for (const source of removedIn131)
-      if (isSet(volume, source))
-        out.push(warningAt(child(volumeAt, source), "deprecated in v1.28, non-functional in v1.31+"));
+    out.push(...droppedVolumePluginWarnings(volume, volumeAt, ["cephfs", "rbd"]));
   }
   out.push(...(minor >= 33 ? overlappingVolumePaths : overlappingVolumePathsBefore133)(spec, at));
 
@@ -654,27 +643,16 @@ function overlappingVolumePathsBefore133(spec: JsonObject, at: FieldPath): Findi
     let paths: string[] = [];
     let message = "";
     const all = new Set<string>();
-    for (const source of listAt(projected, "sources")) {
-      if (source === null || typeof source !== "object" || Array.isArray(source)) continue;
-      // a VolumeProjection with none of its members set is an empty one
-      if (!volumeProjectionMembers.some((kind) => isSet(source, kind))) {
+    // a source that is no object never decodes: the schema says so
+    for (const [, source] of objectItems(projected, "sources")) {
+      const found = projectionPaths(source);
+      if (found === "empty") {
         warn(volumeAt, [`volume ${name} (Projected) has no sources provided`]);
         continue;
       }
-      const listed = projectedItemSources.find(([field]) => isSet(objectAt(source, field), "items"));
-      const token = objectAt(source, "serviceAccountToken");
-      const bundle = objectAt(source, "clusterTrustBundle");
-      if (listed !== undefined) {
-        const from = objectAt(source, listed[0]) as JsonObject;
-        paths = itemPaths(from);
-        message = `volume ${name} (Projected ${labelOf(from, listed)}): overlapping paths`;
-      } else if (token !== undefined) {
-        paths = [stringAt(token, "path") ?? ""];
-        message = `volume ${name} (Projected ServiceAccountToken): overlapping paths`;
-      } else if (bundle !== undefined) {
-        paths = [stringAt(bundle, "path") ?? ""];
-        const named = isSet(bundle, "name") ? stringAt(bundle, "name") : stringAt(bundle, "signerName");
-        message = `volume ${name} (Projected ClusterTrustBundle ${quote(named ?? "")}): overlapping paths`;
+      if (found !== undefined) {
+        paths = found.paths;
+        message = `volume ${name} (Projected ${found.source}): overlapping paths`;
       }
       if (paths.length === 0) continue;
       warn(volumeAt, overlaps(paths, message));
@@ -738,27 +716,38 @@ function overlappingVolumePaths(spec: JsonObject, at: FieldPath): Finding[] {
     let paths: SourcePath[] = [];
     // every path of the volume's sources so far
     const all: SourcePath[] = [];
-    for (const source of listAt(projected, "sources")) {
-      if (source === null || typeof source !== "object" || Array.isArray(source)) continue;
-      if (!volumeProjectionMembers.some((kind) => isSet(source, kind))) {
+    // a source that is no object never decodes: the schema says so
+    for (const [, source] of objectItems(projected, "sources")) {
+      const found = projectionPaths(source);
+      if (found === "empty") {
         out.push(wholeWarning(volumeAt, `volume ${name} (Projected) has no sources provided`));
         continue;
       }
-      const listed = projectedItemSources.find(([field]) => isSet(objectAt(source, field), "items"));
-      const token = objectAt(source, "serviceAccountToken");
-      const bundle = objectAt(source, "clusterTrustBundle");
-      if (listed !== undefined) {
-        const from = objectAt(source, listed[0]) as JsonObject;
-        paths = pathsOf(from, labelOf(from, listed));
-      } else if (token !== undefined) paths = [{ path: stringAt(token, "path") ?? "", source: "ServiceAccountToken" }];
-      else if (bundle !== undefined) {
-        const named = isSet(bundle, "name") ? stringAt(bundle, "name") : stringAt(bundle, "signerName");
-        paths = [{ path: stringAt(bundle, "path") ?? "", source: `ClusterTrustBundle ${quote(named ?? "")}` }];
-      }
+      if (found !== undefined) paths = found.paths.map((path) => ({ path, source: found.source }));
       addChecked(all, paths, warnAs("Projected"));
     }
   }
   return out;
+}
+
+/**
+ * The paths a projected volume's source writes and how the warnings name it (`ConfigMap "c"`,
+ * `ServiceAccountToken`, `ClusterTrustBundle "b"`); "empty" for a VolumeProjection with none of its members
+ * set; undefined for one that maps no paths, whose warnings Go gives with the previous source's paths.
+ */
+function projectionPaths(source: JsonObject): { paths: string[]; source: string } | "empty" | undefined {
+  if (!volumeProjectionMembers.some((kind) => isSet(source, kind))) return "empty";
+  const listed = projectedItemSources.find(([field]) => isSet(objectAt(source, field), "items"));
+  if (listed !== undefined) {
+    const from = objectAt(source, listed[0]) as JsonObject;
+    return { paths: itemPaths(from), source: labelOf(from, listed) };
+  }
+  const token = objectAt(source, "serviceAccountToken");
+  if (token !== undefined) return { paths: [stringAt(token, "path") ?? ""], source: "ServiceAccountToken" };
+  const bundle = objectAt(source, "clusterTrustBundle");
+  if (bundle === undefined) return undefined;
+  const named = isSet(bundle, "name") ? stringAt(bundle, "name") : stringAt(bundle, "signerName");
+  return { paths: [stringAt(bundle, "path") ?? ""], source: `ClusterTrustBundle ${quote(named ?? "")}` };
 }
 
 /** Go's sort.Strings order (bytes of UTF-8), which for these paths is code point order. */
