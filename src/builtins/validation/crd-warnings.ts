@@ -87,44 +87,50 @@ function unrecognized(type: string, format: string, minor: number, strings: Set<
   }
 }
 
+/** A schema node in the walk: its path is its parent's and then `segments`, built only for a warning. */
+interface Frame {
+  node: JsonObject;
+  up: Frame | undefined;
+  segments: readonly PathSegment[];
+}
+
+function pathOf(frame: Frame): FieldPath {
+  const parts: (readonly PathSegment[])[] = [];
+  for (let f: Frame | undefined = frame; f !== undefined; f = f.up) parts.push(f.segments);
+  return parts.reverse().flat();
+}
+
 /**
- * The schema nodes below `node`, in the order apiextensions validation.go `SchemaHas` visits
+ * The schema nodes below `frame`'s, in the order apiextensions validation.go `SchemaHas` visits
  * them: items (one schema or a list), allOf, anyOf, oneOf, not, properties,
  * additionalProperties, patternProperties, additionalItems, definitions, dependencies. Go
  * visits a map in random order; here a map's entries come in the order they were written.
  */
-function children(node: JsonObject, at: FieldPath): [JsonObject, FieldPath][] {
-  const out: [JsonObject, FieldPath][] = [];
-  const one = (key: string) => {
-    const v = getKey(node, key);
-    if (isObject(v)) out.push([v, [...at, key]]);
+function children(frame: Frame): Frame[] {
+  const { node } = frame;
+  const out: Frame[] = [];
+  const add = (child: JsonValue | undefined, segments: readonly PathSegment[]) => {
+    if (isObject(child)) out.push({ node: child, up: frame, segments });
   };
   const list = (key: string) => {
     const v = getKey(node, key);
-    if (!Array.isArray(v)) return;
-    v.forEach((s, i) => {
-      if (isObject(s)) out.push([s, [...at, key, i]]);
-    });
+    if (Array.isArray(v)) v.forEach((s, i) => add(s, [key, i]));
   };
   const map = (key: string, segments: (name: string) => PathSegment[]) => {
     const v = getKey(node, key);
-    if (!isObject(v)) return;
-    for (const name of Object.keys(v)) {
-      const s = getKey(v, name);
-      if (isObject(s)) out.push([s, [...at, ...segments(name)]]);
-    }
+    if (isObject(v)) for (const name of Object.keys(v)) add(getKey(v, name), segments(name));
   };
   const keyed = (key: string) => (name: string) => [key, { key: name }];
-  one("items");
+  add(getKey(node, "items"), ["items"]);
   list("items");
   list("allOf");
   list("anyOf");
   list("oneOf");
-  one("not");
+  add(getKey(node, "not"), ["not"]);
   map("properties", schemaProperty);
-  one("additionalProperties");
+  add(getKey(node, "additionalProperties"), ["additionalProperties"]);
   map("patternProperties", keyed("patternProperties"));
-  one("additionalItems");
+  add(getKey(node, "additionalItems"), ["additionalItems"]);
   map("definitions", keyed("definitions"));
   // A dependency is a schema or a list of property names; only schemas are visited.
   map("dependencies", keyed("dependencies"));
@@ -158,9 +164,9 @@ export function unrecognizedFormatWarnings(crd: JsonObject, minor: number): Find
   for (const [root, rootPath] of roots) {
     if (!isObject(root)) continue;
     // Depth first, a node before its children, as SchemaHas; a stack rather than recursion.
-    const stack: [JsonObject, FieldPath][] = [[root, rootPath]];
+    const stack: Frame[] = [{ node: root, up: undefined, segments: rootPath }];
     for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-      const [node, at] = next;
+      const { node } = next;
       const format = getKey(node, "format");
       // A null type decodes as no type at all.
       const type = getKey(node, "type") ?? "";
@@ -168,10 +174,11 @@ export function unrecognizedFormatWarnings(crd: JsonObject, minor: number): Find
         const text = `unrecognized format ${quote(format)}`;
         if (!sent.has(text) && unrecognized(type, format, minor, strings)) {
           sent.add(text);
-          out.push(wholeWarning([...at, "format"], text));
+          out.push(wholeWarning([...pathOf(next), "format"], text));
         }
       }
-      stack.push(...children(node, at).reverse());
+      const below = children(next);
+      for (let i = below.length - 1; i >= 0; i--) stack.push(below[i] as Frame);
     }
   }
   return out;
