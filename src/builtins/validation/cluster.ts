@@ -54,7 +54,6 @@ import {
   invalidShown,
   isSet,
   listAt,
-  notSupported,
   objectAt,
   objectItems,
   oneOf,
@@ -62,6 +61,7 @@ import {
   requiredIfEmpty,
   stringAt,
 } from "./common.js";
+import { validatePreemptionPolicy } from "./pod-fields.js";
 import { quantityOf } from "./quantity.js";
 import {
   isOvercommitAllowed,
@@ -199,13 +199,7 @@ export function validatePriorityClass(object: JsonObject): Finding[] {
         ),
       );
   }
-  // ValidatePreemptionPolicy, when set (unset, it is defaulted to PreemptLowerPriority).
-  if (isSet(object, "preemptionPolicy")) {
-    const policy = stringAt(object, "preemptionPolicy");
-    if (policy === "") out.push(required(["preemptionPolicy"], "", asError));
-    else if (policy !== undefined && policy !== "PreemptLowerPriority" && policy !== "Never")
-      out.push(notSupported(["preemptionPolicy"], policy, ["PreemptLowerPriority", "Never"], asError));
-  }
+  out.push(...validatePreemptionPolicy(object, ["preemptionPolicy"]));
   return out;
 }
 

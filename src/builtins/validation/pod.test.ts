@@ -10,7 +10,16 @@
  */
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../value/index.js";
-import { container, deployment, pod, dns1123LabelError as rfc1123Label, said, template } from "./test-helpers.js";
+import {
+  container,
+  deployment,
+  pod,
+  qualifiedNamePartError as qualifiedNamePart,
+  dns1123LabelError as rfc1123Label,
+  said,
+  dns1123SubdomainError as subdomain,
+  template,
+} from "./test-helpers.js";
 
 const podSays = (spec: JsonObject) => said("v1", "Pod", pod(spec));
 
@@ -284,6 +293,51 @@ const cases: [string, JsonObject, string[]][] = [
 describe("pod spec rules (core ValidatePodSpec)", () => {
   it.each(cases)("%s", (_, spec, expected) => {
     expect(podSays(spec)).toEqual([...expected].sort());
+  });
+
+  it("readiness and scheduling gates, the runtime class, the preemption policy and overhead (pod-fields.ts)", () => {
+    const gated = pod({
+      readinessGates: [{ conditionType: "bad type!" }],
+      schedulingGates: [{ name: "example.com/gate" }, { name: "example.com/gate" }],
+    });
+    expect(said("v1", "Pod", gated)).toEqual([
+      `spec.readinessGates[0].conditionType: Invalid value: "bad type!": ${qualifiedNamePart}`,
+      'spec.schedulingGates[1]: Duplicate value: "example.com/gate"',
+    ]);
+    const classed = deployment({
+      template: template({
+        runtimeClassName: "Bad_Name",
+        preemptionPolicy: "preemptLowerPriority",
+        overhead: { cpu: "-1" },
+      }),
+    });
+    expect(said("apps/v1", "Deployment", classed)).toEqual(
+      [
+        `spec.template.spec.runtimeClassName: Invalid value: "Bad_Name": ${subdomain}`,
+        'spec.template.spec.preemptionPolicy: Unsupported value: "preemptLowerPriority": supported values: "PreemptLowerPriority", "Never"',
+        'spec.template.spec.overhead.limits[cpu]: Invalid value: "-1": must be greater than or equal to 0',
+      ].sort(),
+    );
+  });
+
+  it("a user namespace with the host's namespaces, from 1.33 (validateHostUsers)", () => {
+    const shared = pod({ hostUsers: false, hostNetwork: true, hostPID: true });
+    expect(said("v1", "Pod", shared)).toEqual([
+      "spec.HostPID: Forbidden: when `hostUsers` is false",
+      "spec.hostNetwork: Forbidden: when `hostUsers` is false",
+    ]);
+    expect(said("v1", "Pod", shared, 32)).toEqual([]);
+  });
+
+  it("a header name in an HTTP probe (validateHTTPGetAction)", () => {
+    const probed = pod({
+      containers: [
+        container({ livenessProbe: { httpGet: { port: 8080, httpHeaders: [{ name: "bad header", value: "x" }] } } }),
+      ],
+    });
+    expect(said("v1", "Pod", probed)).toEqual([
+      "spec.containers[0].livenessProbe.httpGet.httpHeaders: Invalid value: \"bad header\": a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')",
+    ]);
   });
 
   it("a template with dnsPolicy None needs its dnsConfig (validatePodDNSConfig)", () => {

@@ -51,6 +51,16 @@ import {
 } from "./common.js";
 import { validateContainerEnv } from "./env.js";
 import { validateHostAliases, validatePodDNSConfig } from "./pod-dns.js";
+import {
+  validateHostUsers,
+  validateHTTPHeaders,
+  validateOverhead,
+  validatePreemptionPolicy,
+  validateReadinessGates,
+  validateRuntimeClassName,
+  validateSchedulingGates,
+  validateSELinuxChangePolicy,
+} from "./pod-fields.js";
 import { validateContainerResources } from "./resources.js";
 import { validatePodScheduling } from "./scheduling.js";
 import { validatePodSecurityContext, validateSecurityContext } from "./security.js";
@@ -182,9 +192,13 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
     out.push(invalid(child(path, "activeDeadlineSeconds"), deadline, inclusiveRangeError(1, 2147483647), asError));
   out.push(
     ...validatePodSecurityContext(spec, path),
+    ...validateSELinuxChangePolicy(spec, path, options.minor),
     ...validatePodScheduling(spec, path),
     ...validatePodDNSConfig(spec, path, options.minor),
+    ...validateReadinessGates(spec, path),
+    ...validateSchedulingGates(spec, path),
     ...validatePodOS(spec, path, options.minor),
+    ...validateHostUsers(spec, path, options.minor),
   );
   out.push(...validateTolerations(spec, child(path, "tolerations")));
   out.push(...validateHostAliases(spec, path, options.minor));
@@ -198,6 +212,11 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
     const value = stringAt(spec, key);
     if (value) out.push(...invalidEach(child(path, key), value, rule(value)));
   }
+  out.push(
+    ...validateRuntimeClassName(spec, path),
+    ...validatePreemptionPolicy(spec, child(path, "preemptionPolicy")),
+    ...validateOverhead(spec, path),
+  );
   return out;
 }
 
@@ -431,6 +450,7 @@ function validateHandler(handler: JsonObject, path: FieldPath, grace: number): F
       return [
         ...portNumOrName(getKey(action, "port"), child(at, "port")),
         ...oneOf(action, "scheme", at, ["HTTP", "HTTPS"]),
+        ...validateHTTPHeaders(action, at),
       ];
     case "tcpSocket":
       return portNumOrName(getKey(action, "port"), child(at, "port"));
