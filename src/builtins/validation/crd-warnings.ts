@@ -114,7 +114,10 @@ function children(frame: Frame): Frame[] {
   };
   const list = (key: string) => {
     const v = getKey(node, key);
-    if (Array.isArray(v)) v.forEach((s, i) => add(s, [key, i]));
+    if (Array.isArray(v))
+      v.forEach((s, i) => {
+        add(s, [key, i]);
+      });
   };
   const map = (key: string, segments: (name: string) => PathSegment[]) => {
     const v = getKey(node, key);
