@@ -51,9 +51,9 @@ describe("pod spec enums, at the pod's path and each template's", () => {
     ],
     ["an unset scheme (defaulted to HTTP)", pod({ containers: [container({ readinessProbe: probe({}) })] }), []],
     [
-      "an init container restartPolicy other than Always",
-      pod({ initContainers: [container({ name: "init", restartPolicy: "OnFailure" })] }),
-      [unsupported("spec.initContainers[0].restartPolicy", "OnFailure", ["Always"])],
+      "an init container restartPolicy none of the container restart policies (ContainerRestartRules, 1.35+)",
+      pod({ initContainers: [container({ name: "init", restartPolicy: "Sometimes" })] }),
+      [unsupported("spec.initContainers[0].restartPolicy", "Sometimes", ["Always", "Never", "OnFailure"])],
     ],
     [
       "an init container's port protocol",

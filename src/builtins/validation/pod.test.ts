@@ -52,9 +52,9 @@ const cases: [string, JsonObject, string[]][] = [
     ],
   ],
   [
-    "a restartPolicy on a regular container",
+    "a restartPolicy on a regular container, allowed from 1.35 (ContainerRestartRules; restart-rules.ts)",
     { containers: [container({ restartPolicy: "Always" })] },
-    ["spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers"],
+    [],
   ],
   [
     "a container port out of range",
@@ -337,6 +337,12 @@ describe("pod spec rules (core ValidatePodSpec)", () => {
     });
     expect(said("v1", "Pod", probed)).toEqual([
       "spec.containers[0].livenessProbe.httpGet.httpHeaders: Invalid value: \"bad header\": a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')",
+    ]);
+  });
+
+  it("a restartPolicy on a regular container before 1.34 (validateContainers)", () => {
+    expect(said("v1", "Pod", pod({ containers: [container({ restartPolicy: "Always" })] }), 33)).toEqual([
+      "spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers",
     ]);
   });
 

@@ -62,6 +62,7 @@ import {
   validateSELinuxChangePolicy,
 } from "./pod-fields.js";
 import { validateContainerResources } from "./resources.js";
+import { validateContainerRestart } from "./restart-rules.js";
 import { validatePodScheduling } from "./scheduling.js";
 import { validatePodSecurityContext, validateSecurityContext } from "./security.js";
 import { validateVolumeSource } from "./volumes.js";
@@ -144,8 +145,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
     const at = child(path, "containers", i);
     out.push(...validateContainerCommon(ctr, at, volumes, hostUsers), ...uniqueName(ctr, at, names, true));
     out.push(...validateProbes(ctr, at, grace));
-    if (isSet(ctr, "restartPolicy"))
-      out.push(forbidden(child(at, "restartPolicy"), "may not be set for non-init containers", asError));
+    out.push(...validateContainerRestart(ctr, at, "container", options));
   }
   out.push(...hostPortConflicts(containers, child(path, "containers")));
 
@@ -154,8 +154,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
     const at = child(path, "initContainers", i);
     out.push(...validateContainerCommon(ctr, at, volumes, hostUsers), ...uniqueName(ctr, at, names, false));
     out.push(...hostPortConflicts([[i, ctr]], child(path, "initContainers")));
-    // validateInitContainerRestartPolicy: a sidecar's restartPolicy may only be Always.
-    out.push(...oneOf(ctr, "restartPolicy", at, ["Always"]));
+    out.push(...validateContainerRestart(ctr, at, "initContainer", options));
     if (stringAt(ctr, "restartPolicy") === "Always") out.push(...validateProbes(ctr, at, grace));
     else {
       for (const key of ["lifecycle", "livenessProbe", "readinessProbe", "startupProbe"])
