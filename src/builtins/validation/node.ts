@@ -10,8 +10,8 @@ import { isDNS1123Label } from "../../names/index.js";
 import { child } from "../../path/index.js";
 import type { JsonObject } from "../../value/index.js";
 import { invalidEach, objectAt, stringAt, stringMapAt, validateLabels } from "./common.js";
-import { validateTolerations } from "./pod.js";
 import { validateContainerResources } from "./resources.js";
+import { validateTolerations } from "./scheduling.js";
 
 export function validateRuntimeClass(object: JsonObject): Finding[] {
   const out: Finding[] = [];

@@ -18,7 +18,7 @@
  */
 import type { Finding } from "../../findings/index.js";
 import { trimSpace } from "../../go/index.js";
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from "../../names/index.js";
+import { isDNS1123Label, isDNS1123Subdomain } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
 import {
@@ -36,7 +36,6 @@ import {
   listAt,
   nonNegativeAt,
   notFound,
-  notSupported,
   objectAt,
   objectItems,
   oneOf,
@@ -63,7 +62,7 @@ import {
 } from "./pod-fields.js";
 import { validateContainerResources } from "./resources.js";
 import { validateContainerRestart } from "./restart-rules.js";
-import { validatePodScheduling } from "./scheduling.js";
+import { validatePodScheduling, validateTolerations } from "./scheduling.js";
 import { validatePodSecurityContext, validateSecurityContext } from "./security.js";
 import { validateVolumeSource } from "./volumes.js";
 import { validatePodOS } from "./windows.js";
@@ -297,51 +296,6 @@ function validateContainerPorts(ctr: JsonObject, path: FieldPath): Finding[] {
 
 /** supportedPortProtocols, as sets.List prints it. */
 export const portProtocols = ["SCTP", "TCP", "UDP"];
-
-/** ValidateTolerations of `holder.tolerations` at `path`, with validateTaintEffect for a toleration's effect. */
-export function validateTolerations(holder: JsonObject, path: FieldPath): Finding[] {
-  const out: Finding[] = [];
-  for (const [i, toleration] of objectItems(holder, "tolerations")) {
-    const at = child(path, i);
-    const key = stringAt(toleration, "key");
-    const operator = stringAt(toleration, "operator");
-    const value = stringAt(toleration, "value");
-    const effect = stringAt(toleration, "effect");
-    if (key === undefined || operator === undefined || value === undefined || effect === undefined) continue;
-    if (key !== "") out.push(...invalidEach(child(at, "key"), key, isQualifiedName(key)));
-    if (key === "" && operator !== "Exists")
-      out.push(
-        invalid(
-          child(at, "operator"),
-          operator,
-          'operator must be Exists when `key` is empty, which means "match all values and all keys"',
-          asError,
-        ),
-      );
-    if (isSet(toleration, "tolerationSeconds") && effect !== "NoExecute")
-      out.push(
-        invalid(child(at, "effect"), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set", asError),
-      );
-    switch (operator) {
-      case "":
-      case "Equal": {
-        const errs = isValidLabelValue(value);
-        if (errs.length > 0) out.push(invalid(child(at, "operator"), value, errs.join(";"), asError));
-        break;
-      }
-      case "Exists":
-        if (value !== "")
-          out.push(
-            invalid(child(at, "operator"), toleration, "value must be empty when `operator` is 'Exists'", asError),
-          );
-        break;
-      default:
-        out.push(notSupported(child(at, "operator"), operator, ["Equal", "Exists"], asError));
-    }
-    out.push(...oneOf(toleration, "effect", at, ["NoSchedule", "PreferNoSchedule", "NoExecute"]));
-  }
-  return out;
-}
 
 /** ValidateVolumeMounts: each mount names a declared volume, mount paths are unique. */
 function validateVolumeMounts(ctr: JsonObject, path: FieldPath, volumes: ReadonlyMap<string, JsonObject>): Finding[] {

@@ -2,7 +2,8 @@
  * A PodSpec's scheduling fields, as pkg/apis/core/validation ValidatePodSpec
  * checks them: `nodeSelector` (its ValidateLabels call), `affinity`
  * (validateAffinity and what it calls), `topologySpreadConstraints`
- * (validateTopologySpreadConstraints) and `priorityClassName`. The options
+ * (validateTopologySpreadConstraints), `priorityClassName`, and tolerations
+ * (ValidateTolerations, which RuntimeClasses and the tolerations annotation use too). The options
  * are those of a create (GetValidationOptionsFromPodSpecAndMeta without an
  * old pod): label values in selectors and required node affinity are
  * checked strictly.
@@ -25,8 +26,10 @@ import {
   invalidEach,
   isSet,
   listAt,
+  notSupported,
   objectAt,
   objectItems,
+  oneOf,
   optionalIntAt,
   required,
   requiredIfEmpty,
@@ -302,5 +305,50 @@ function stringItems(o: JsonObject, key: string): [number, string][] {
   listAt(o, key).forEach((item, i) => {
     if (typeof item === "string") out.push([i, item]);
   });
+  return out;
+}
+
+/** ValidateTolerations of `holder.tolerations` at `path`, with validateTaintEffect for a toleration's effect. */
+export function validateTolerations(holder: JsonObject, path: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  for (const [i, toleration] of objectItems(holder, "tolerations")) {
+    const at = child(path, i);
+    const key = stringAt(toleration, "key");
+    const operator = stringAt(toleration, "operator");
+    const value = stringAt(toleration, "value");
+    const effect = stringAt(toleration, "effect");
+    if (key === undefined || operator === undefined || value === undefined || effect === undefined) continue;
+    if (key !== "") out.push(...invalidEach(child(at, "key"), key, isQualifiedName(key)));
+    if (key === "" && operator !== "Exists")
+      out.push(
+        invalid(
+          child(at, "operator"),
+          operator,
+          'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+          asError,
+        ),
+      );
+    if (isSet(toleration, "tolerationSeconds") && effect !== "NoExecute")
+      out.push(
+        invalid(child(at, "effect"), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set", asError),
+      );
+    switch (operator) {
+      case "":
+      case "Equal": {
+        const errs = isValidLabelValue(value);
+        if (errs.length > 0) out.push(invalid(child(at, "operator"), value, errs.join(";"), asError));
+        break;
+      }
+      case "Exists":
+        if (value !== "")
+          out.push(
+            invalid(child(at, "operator"), toleration, "value must be empty when `operator` is 'Exists'", asError),
+          );
+        break;
+      default:
+        out.push(notSupported(child(at, "operator"), operator, ["Equal", "Exists"], asError));
+    }
+    out.push(...oneOf(toleration, "effect", at, ["NoSchedule", "PreferNoSchedule", "NoExecute"]));
+  }
   return out;
 }
