@@ -30,7 +30,7 @@ import {
   templateLabels,
   validateLabelSelector,
 } from "./common.js";
-import { noEphemeralInTemplate, validatePodSpec, validateTemplateMetadata } from "./pod.js";
+import { templateAfterPodSpec, validatePodSpec, validateTemplateMetadata } from "./pod.js";
 
 const spec = ["spec"];
 const templatePath = child(spec, "template");
@@ -44,11 +44,15 @@ export function restartAlways(template: JsonObject | undefined, templateAt: Fiel
   return oneOf(objectAt(template, "spec"), "restartPolicy", child(templateAt, "spec"), ["Always"]);
 }
 
-/** The pod spec of a controller's template, whose restartPolicy the controller checks. */
-export const controllerPodSpec = (podSpec: JsonObject, at: FieldPath, minor: number): Finding[] => [
-  ...validatePodSpec(podSpec, at, { workloadChecksRestartPolicy: true, minor }),
-  ...noEphemeralInTemplate(podSpec, at),
-];
+/** The pod spec of a controller's template at `templateAt`, whose restartPolicy the controller checks. */
+export function controllerPodSpec(template: JsonObject | undefined, templateAt: FieldPath, minor: number): Finding[] {
+  const podSpec = objectAt(template, "spec");
+  if (podSpec === undefined) return [];
+  return [
+    ...validatePodSpec(podSpec, child(templateAt, "spec"), { workloadChecksRestartPolicy: true, minor }),
+    ...templateAfterPodSpec(template, templateAt),
+  ];
+}
 
 /** The template's labels must be selected by the controller's selector (an empty selector selects all). */
 function selectorMatchesTemplate(selector: Selector, template: JsonObject | undefined, at: FieldPath): Finding[] {
@@ -94,7 +98,7 @@ function replicaSetTemplate(s: JsonObject, selector: Selector, controller: strin
 function templatePodSpec(template: JsonObject | undefined, controller: string, minor: number): Finding[] {
   const podSpec = objectAt(template, "spec");
   const out = validateTemplateMetadata(template, templatePath);
-  if (podSpec !== undefined) out.push(...controllerPodSpec(podSpec, child(templatePath, "spec"), minor));
+  out.push(...controllerPodSpec(template, templatePath, minor));
   out.push(...restartAlways(template, templatePath));
   if (isSet(podSpec, "activeDeadlineSeconds")) {
     const at = child(templatePath, "spec", "activeDeadlineSeconds");

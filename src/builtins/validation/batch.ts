@@ -27,7 +27,7 @@ import {
   validateLabelSelector,
 } from "./common.js";
 import { cronParseError, timeZoneLoadError } from "./cron.js";
-import { noEphemeralInTemplate, validatePodSpec, validateTemplateMetadata } from "./pod.js";
+import { templateAfterPodSpec, validatePodSpec, validateTemplateMetadata } from "./pod.js";
 
 const maxParallelismForIndexedJob = 100000;
 
@@ -73,10 +73,8 @@ function validateJobSpec(s: JsonObject, path: FieldPath, minor: number): Finding
   const podSpec = objectAt(template, "spec");
   out.push(...validateTemplateMetadata(template, templateAt));
   if (podSpec !== undefined)
-    out.push(
-      ...validatePodSpec(podSpec, child(templateAt, "spec"), { workloadChecksRestartPolicy: true, minor }),
-      ...noEphemeralInTemplate(podSpec, child(templateAt, "spec")),
-    );
+    out.push(...validatePodSpec(podSpec, child(templateAt, "spec"), { workloadChecksRestartPolicy: true, minor }));
+  out.push(...templateAfterPodSpec(template, templateAt));
   // An unset restartPolicy is defaulted to Always (SetDefaults_PodSpec), which a Job's pods may not have.
   const policy = stringAt(podSpec, "restartPolicy");
   const policyAt = child(templateAt, "spec", "restartPolicy");

@@ -51,24 +51,33 @@ import {
 } from "./common.js";
 import { validatePersistentVolumeSpec } from "./persistent-volumes.js";
 import {
-  noEphemeralInTemplate,
   portProtocols,
+  templateAfterPodSpec,
   validatePodCreate,
   validatePodSpec,
   validateTemplateMetadata,
 } from "./pod.js";
+import { validateAnnotationsMatchFields, validatePodSpecificAnnotations } from "./pod-annotations.js";
 
 export function validatePod(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec");
-  return s === undefined ? [] : [...validatePodSpec(s, ["spec"], { minor }), ...validatePodCreate(s, ["spec"])];
+  const annotations = objectAt(objectAt(object, "metadata"), "annotations");
+  const annotationsAt = ["metadata", "annotations"];
+  if (s === undefined) return validatePodSpecificAnnotations(annotations, s, annotationsAt);
+  return [
+    ...validatePodSpecificAnnotations(annotations, s, annotationsAt),
+    ...validatePodSpec(s, ["spec"], { minor }),
+    ...validatePodCreate(s, ["spec"]),
+    ...validateAnnotationsMatchFields(annotations, s, ["spec"], { pod: true }),
+  ];
 }
 
 export function validatePodTemplate(object: JsonObject, minor: number): Finding[] {
   const template = objectAt(object, "template");
   const s = objectAt(template, "spec");
   const out = validateTemplateMetadata(template, ["template"]);
-  if (s !== undefined)
-    out.push(...validatePodSpec(s, ["template", "spec"], { minor }), ...noEphemeralInTemplate(s, ["template", "spec"]));
+  if (s !== undefined) out.push(...validatePodSpec(s, ["template", "spec"], { minor }));
+  out.push(...templateAfterPodSpec(template, ["template"]));
   return out;
 }
 
@@ -95,8 +104,7 @@ export function validateReplicationController(object: JsonObject, minor: number)
       ),
     );
   if (template !== undefined) out.push(...validateTemplateMetadata(template, templateAt));
-  const podSpec = objectAt(template, "spec");
-  if (podSpec !== undefined) out.push(...controllerPodSpec(podSpec, child(templateAt, "spec"), minor));
+  out.push(...controllerPodSpec(template, templateAt, minor));
   out.push(...restartAlways(template, templateAt));
   return out;
 }

@@ -49,6 +49,7 @@ import {
   validateLabels,
 } from "./common.js";
 import { validateContainerEnv } from "./env.js";
+import { validateAnnotationsMatchFields, validatePodSpecificAnnotations } from "./pod-annotations.js";
 import { validateHostAliases, validatePodDNSConfig } from "./pod-dns.js";
 import {
   validateHostUsers,
@@ -87,20 +88,30 @@ export interface PodSpecOptions {
  */
 export function validateTemplateMetadata(template: JsonObject | undefined, at: FieldPath): Finding[] {
   const meta = objectAt(template, "metadata");
+  const annotations = objectAt(meta, "annotations");
   return [
     ...validateLabels(stringMapAt(meta, "labels"), child(at, "labels")),
-    ...validateAnnotations(objectAt(meta, "annotations"), child(at, "annotations")),
+    ...validateAnnotations(annotations, child(at, "annotations")),
+    ...validatePodSpecificAnnotations(annotations, objectAt(template, "spec"), child(at, "annotations")),
   ];
 }
 
 /**
- * ValidatePodTemplateSpec's last rule: ephemeral containers are added to running pods (the
- * ephemeralcontainers subresource), never templated.
+ * ValidatePodTemplateSpec's rules after the template's pod spec (at `at`): its seccomp and AppArmor annotations
+ * must agree with the fields (a template's are not copied into them as a Pod's are), and ephemeral containers
+ * are added to running pods (the ephemeralcontainers subresource), never templated.
  */
-export const noEphemeralInTemplate = (spec: JsonObject, path: FieldPath): Finding[] =>
-  listAt(spec, "ephemeralContainers").length > 0
-    ? [forbidden(child(path, "ephemeralContainers"), "ephemeral containers not allowed in pod template", asError)]
-    : [];
+export function templateAfterPodSpec(template: JsonObject | undefined, at: FieldPath): Finding[] {
+  const spec = objectAt(template, "spec");
+  const specAt = child(at, "spec");
+  const annotations = objectAt(objectAt(template, "metadata"), "annotations");
+  return [
+    ...validateAnnotationsMatchFields(annotations, spec, specAt, { pod: false }),
+    ...(listAt(spec, "ephemeralContainers").length > 0
+      ? [forbidden(child(specAt, "ephemeralContainers"), "ephemeral containers not allowed in pod template", asError)]
+      : []),
+  ];
+}
 
 /**
  * What a Pod's spec must satisfy on create beyond a template's: validateContainersOnlyForPod, whose image an

@@ -29,6 +29,7 @@ import {
   nodeWarnings,
 } from "./network-warnings.js";
 import { deprecatedNodeLabels, nodeSelectorTermWarnings, wholeWarning } from "./node-labels.js";
+import { appArmorContainerAnnotation, seccompContainerAnnotation, seccompPodAnnotation } from "./pod-annotations.js";
 import { quantityOf } from "./quantity.js";
 import {
   csiStorageCapacityWarnings,
@@ -50,10 +51,6 @@ const deprecatedAnnotations: ReadonlyMap<string, string> = new Map([
  */
 const gitRepoText = (minor: number) =>
   minor >= 33 ? "deprecated in v1.11, and disabled by default in v1.33+" : "deprecated in v1.11";
-
-const seccompPodAnnotation = "seccomp.security.alpha.kubernetes.io/pod";
-const seccompContainerAnnotation = "container.seccomp.security.alpha.kubernetes.io/";
-const appArmorContainerAnnotation = "container.apparmor.security.beta.kubernetes.io/";
 
 /** Where each kind that carries a pod holds it: the Pod itself, or its template. */
 const podAt: Readonly<Record<string, FieldPath>> = {
