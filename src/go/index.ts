@@ -37,6 +37,7 @@ export {
 } from "./ip.js";
 export { blanksFrom, isDigit, JsonScanner, unmarshalIntoMapError } from "./json.js";
 export {
+  addQuantities,
   compareQuantities,
   ERR_FORMAT,
   ERR_NUMERIC,
@@ -47,6 +48,7 @@ export {
   type QuantityFormat,
   quantitySign,
   quantityString,
+  quantityValue,
 } from "./quantity.js";
 export { trimSpace } from "./strings.js";
 export {

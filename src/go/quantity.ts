@@ -140,13 +140,26 @@ export function compareQuantities(a: Quantity, b: Quantity): -1 | 0 | 1 {
 /** Quantity.Sign. */
 export const quantitySign = (q: Quantity): -1 | 0 | 1 => (q.mantissa < 0n ? -1 : q.mantissa > 0n ? 1 : 0);
 
-/** Quantity.MilliValue: rounded up (away from zero's floor, as Go's ceiling) to thousandths. */
-export function milliValue(q: Quantity): bigint {
-  const e = q.exp + 3;
+/** Quantity.ScaledValue: the value in units of 10^-`places`, rounded up (Go's ceiling). */
+function scaledValue(q: Quantity, places: number): bigint {
+  const e = q.exp + places;
   if (e >= 0) return q.mantissa * 10n ** BigInt(e);
   const d = 10n ** BigInt(-e);
   const quotient = q.mantissa / d;
   return q.mantissa > 0n && quotient * d !== q.mantissa ? quotient + 1n : quotient;
+}
+
+/** Quantity.MilliValue: rounded up to thousandths. */
+export const milliValue = (q: Quantity): bigint => scaledValue(q, 3);
+
+/** Quantity.Value: rounded up to a whole number. */
+export const quantityValue = (q: Quantity): bigint => scaledValue(q, 0);
+
+/** Quantity.Add: the sum, in the format of the first. */
+export function addQuantities(a: Quantity, b: Quantity): Quantity {
+  const exp = Math.min(a.exp, b.exp);
+  const mantissa = a.mantissa * 10n ** BigInt(a.exp - exp) + b.mantissa * 10n ** BigInt(b.exp - exp);
+  return { mantissa, exp, dec: a.dec || b.dec, format: a.format };
 }
 
 const decimalSuffixes: Record<number, string> = {

@@ -66,7 +66,7 @@ export function validatePod(object: JsonObject, minor: number): Finding[] {
   if (s === undefined) return validatePodSpecificAnnotations(annotations, s, annotationsAt);
   return [
     ...validatePodSpecificAnnotations(annotations, s, annotationsAt),
-    ...validatePodSpec(s, ["spec"], { minor }),
+    ...validatePodSpec(s, ["spec"], { minor, pod: true }),
     ...validatePodCreate(s, ["spec"]),
     ...validateAnnotationsMatchFields(annotations, s, ["spec"], { pod: true }),
   ];

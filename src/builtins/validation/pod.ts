@@ -61,6 +61,13 @@ import {
   validateSchedulingGates,
   validateSELinuxChangePolicy,
 } from "./pod-fields.js";
+import {
+  podClaimNames,
+  validateContainerClaims,
+  validatePodLevelResources,
+  validatePodResourceClaims,
+  validateResizePolicy,
+} from "./pod-resources.js";
 import { validateContainerResources } from "./resources.js";
 import { validateContainerRestart } from "./restart-rules.js";
 import { validatePodScheduling, validateTolerations } from "./scheduling.js";
@@ -80,6 +87,8 @@ export interface PodSpecOptions {
   workloadChecksRestartPolicy?: boolean;
   /** The release, 1.`minor`: some fields are dropped, not validated, before their feature gate is on. */
   minor: number;
+  /** The spec is a Pod's, defaulted as SetDefaults_Pod defaults it, not a template's. */
+  pod?: boolean;
 }
 
 /**
@@ -140,10 +149,18 @@ export function validatePodCreate(spec: JsonObject, path: FieldPath): Finding[] 
 export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodSpecOptions): Finding[] {
   const out: Finding[] = [];
   const volumes = validateVolumes(spec, child(path, "volumes"), out);
+  const claims = podClaimNames(spec);
+  out.push(...validatePodResourceClaims(spec, path, options.minor));
   // A lifecycle hook may not sleep past the grace period, defaulted to 30 seconds (SetDefaults_PodSpec).
   const grace = optionalIntAt(spec, "terminationGracePeriodSeconds") ?? 30;
-  // A container's procMount may be Unmasked only in a user namespace of its own.
-  const hostUsers = getKey(spec, "hostUsers") !== false;
+  const common: ContainerContext = {
+    volumes,
+    // A container's procMount may be Unmasked only in a user namespace of its own.
+    hostUsers: getKey(spec, "hostUsers") !== false,
+    claims,
+    podRestartPolicy: stringAt(spec, "restartPolicy"),
+    minor: options.minor,
+  };
   const containers = objectItems(spec, "containers");
   const initContainers = objectItems(spec, "initContainers");
 
@@ -153,7 +170,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
   const names = new Set<string>();
   for (const [i, ctr] of containers) {
     const at = child(path, "containers", i);
-    out.push(...validateContainerCommon(ctr, at, volumes, hostUsers), ...uniqueName(ctr, at, names, true));
+    out.push(...validateContainerCommon(ctr, at, common), ...uniqueName(ctr, at, names, true));
     out.push(...validateProbes(ctr, at, grace));
     out.push(...validateContainerRestart(ctr, at, "container", options));
   }
@@ -162,7 +179,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
   // validateInitContainers: unique among regular and init containers.
   for (const [i, ctr] of initContainers) {
     const at = child(path, "initContainers", i);
-    out.push(...validateContainerCommon(ctr, at, volumes, hostUsers), ...uniqueName(ctr, at, names, false));
+    out.push(...validateContainerCommon(ctr, at, common), ...uniqueName(ctr, at, names, false));
     out.push(...hostPortConflicts([[i, ctr]], child(path, "initContainers")));
     out.push(...validateContainerRestart(ctr, at, "initContainer", options));
     if (stringAt(ctr, "restartPolicy") === "Always") out.push(...validateProbes(ctr, at, grace));
@@ -174,6 +191,14 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
           );
     }
   }
+
+  out.push(
+    ...validatePodLevelResources(spec, path, {
+      minor: options.minor,
+      resourceIsPod: options.pod === true,
+      claimNames: claims,
+    }),
+  );
 
   // validatePodHostNetworkDeps: a host port must be the container port (0 is defaulted to it).
   if (getKey(spec, "hostNetwork") === true) {
@@ -254,12 +279,20 @@ function validateVolumes(spec: JsonObject, path: FieldPath, out: Finding[]): Map
 }
 
 /** validateContainerCommon: what every kind of container must satisfy. */
-function validateContainerCommon(
-  ctr: JsonObject,
-  path: FieldPath,
-  volumes: ReadonlyMap<string, JsonObject>,
-  hostUsers: boolean,
-): Finding[] {
+/** What every container of a pod spec is checked against. */
+interface ContainerContext {
+  /** The volumes a mount may refer to, by name. */
+  volumes: ReadonlyMap<string, JsonObject>;
+  /** Whether the pod runs in the host's user namespace (`hostUsers` unset or true). */
+  hostUsers: boolean;
+  /** The names of the pod's resource claims, which a container's may name. */
+  claims: ReadonlySet<string>;
+  podRestartPolicy: string | undefined;
+  minor: number;
+}
+
+function validateContainerCommon(ctr: JsonObject, path: FieldPath, context: ContainerContext): Finding[] {
+  const { volumes, hostUsers, claims, podRestartPolicy, minor } = context;
   const out: Finding[] = [];
   const name = stringAt(ctr, "name");
   if (name === "") out.push(...requiredIfEmpty(ctr, "name", path));
@@ -273,6 +306,10 @@ function validateContainerCommon(
   out.push(...oneOf(ctr, "imagePullPolicy", path, ["Always", "IfNotPresent", "Never"]));
   const resources = objectAt(ctr, "resources");
   if (resources !== undefined) out.push(...validateContainerResources(resources, child(path, "resources")));
+  out.push(
+    ...validateContainerClaims(resources, child(path, "resources"), claims, minor),
+    ...validateResizePolicy(ctr, path, podRestartPolicy, minor),
+  );
   const securityContext = objectAt(ctr, "securityContext");
   if (securityContext !== undefined)
     out.push(...validateSecurityContext(securityContext, child(path, "securityContext"), hostUsers));

@@ -7,7 +7,16 @@
  * `quantity` format; these rules read only those that do.
  */
 import type { Finding } from "../../findings/index.js";
-import { compareQuantities, milliValue, quantitySign, quantityString } from "../../go/index.js";
+import {
+  compareQuantities,
+  GoError,
+  milliValue,
+  parseQuantity,
+  type Quantity,
+  quantitySign,
+  quantityString,
+  quantityValue,
+} from "../../go/index.js";
 import { isQualifiedName } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
@@ -60,7 +69,7 @@ const integerResources = new Set([
   "services.loadbalancers",
 ]);
 
-const isHugePage = (name: string) => name.startsWith("hugepages-");
+export const isHugePage = (name: string) => name.startsWith("hugepages-");
 export const isNativeResource = (name: string) => !name.includes("/") || name.includes("kubernetes.io/");
 const isExtendedResource = (name: string) =>
   !isNativeResource(name) && !name.startsWith("requests.") && isQualifiedName(`requests.${name}`).length === 0;
@@ -118,7 +127,11 @@ export function validateContainerResources(resources: JsonObject, path: FieldPat
   let hugePages = false;
   for (const [name, value] of Object.entries(limits ?? {})) {
     const at = child(limPath, { key: name });
-    out.push(...validateContainerResourceName(name, at), ...validateResourceQuantityValue(name, value, at));
+    out.push(
+      ...validateContainerResourceName(name, at),
+      ...validateResourceQuantityValue(name, value, at),
+      ...validateHugePageValue(name, value, at),
+    );
     if (isHugePage(name)) hugePages = true;
     if (name === "cpu" || name === "memory") cpuOrMemory = true;
   }
@@ -154,9 +167,33 @@ export function validateContainerResources(resources: JsonObject, path: FieldPat
     } else if (!isOvercommitAllowed(name)) {
       out.push(required(limPath, "Limit must be set for non overcommitable resources", asError));
     }
+    out.push(...validateHugePageValue(name, value, at));
     if (isHugePage(name)) hugePages = true;
     if (name === "cpu" || name === "memory") cpuOrMemory = true;
   }
   if (hugePages && !cpuOrMemory) out.push(forbidden(path, "HugePages require cpu or memory", asError));
   return out;
+}
+
+/**
+ * helper.IsHugePageResourceValueDivisible: the page size is the name's suffix (a quantity of whole bytes, more
+ * than 0), and the value a whole number of pages.
+ */
+function isHugePageValueDivisible(name: string, q: Quantity): boolean {
+  const pageSize = parseQuantity(name.slice("hugepages-".length));
+  if (pageSize instanceof GoError) return false;
+  if (quantitySign(pageSize) <= 0 || milliValue(pageSize) % 1000n !== 0n) return false;
+  return quantityValue(q) % quantityValue(pageSize) === 0n;
+}
+
+/**
+ * validateResourceQuantityHugePageValue of one entry of a `limits` or `requests` map, at `at` (its
+ * `…limits[hugepages-2Mi]`). Nothing for other resources or a quantity that does not parse.
+ */
+export function validateHugePageValue(name: string, raw: JsonValue | undefined, at: FieldPath): Finding[] {
+  if (!isHugePage(name)) return [];
+  const q = quantityOf(raw);
+  if (q === undefined || isHugePageValueDivisible(name, q)) return [];
+  const shown = quantityString(q);
+  return [invalid(at, shown, `${shown} is not positive integer multiple of ${name}`, asError)];
 }
