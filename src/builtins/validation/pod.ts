@@ -49,6 +49,7 @@ import {
   validateLabels,
 } from "./common.js";
 import { validateContainerEnv } from "./env.js";
+import { validateMountDetails, validateVolumeDevices, volumeDeviceMap } from "./mounts.js";
 import { validateAnnotationsMatchFields, validatePodSpecificAnnotations } from "./pod-annotations.js";
 import { validateHostAliases, validatePodDNSConfig } from "./pod-dns.js";
 import {
@@ -303,6 +304,7 @@ function validateContainerCommon(ctr: JsonObject, path: FieldPath, context: Cont
   out.push(...validateContainerPorts(ctr, child(path, "ports")));
   out.push(...validateContainerEnv(ctr, path));
   out.push(...validateVolumeMounts(ctr, child(path, "volumeMounts"), volumes));
+  out.push(...validateVolumeDevices(ctr, child(path, "volumeDevices"), volumes));
   out.push(...oneOf(ctr, "imagePullPolicy", path, ["Always", "IfNotPresent", "Never"]));
   const resources = objectAt(ctr, "resources");
   if (resources !== undefined) out.push(...validateContainerResources(resources, child(path, "resources")));
@@ -349,6 +351,7 @@ export const portProtocols = ["SCTP", "TCP", "UDP"];
 function validateVolumeMounts(ctr: JsonObject, path: FieldPath, volumes: ReadonlyMap<string, JsonObject>): Finding[] {
   const out: Finding[] = [];
   const mountPoints = new Set<string>();
+  const devices = volumeDeviceMap(ctr);
   for (const [i, mount] of objectItems(ctr, "volumeMounts")) {
     const at = child(path, i);
     const name = stringAt(mount, "name");
@@ -360,12 +363,7 @@ function validateVolumeMounts(ctr: JsonObject, path: FieldPath, volumes: Readonl
     out.push(...requiredIfEmpty(mount, "mountPath", at));
     if (mountPoints.has(mountPath)) out.push(invalid(child(at, "mountPath"), mountPath, "must be unique", asError));
     mountPoints.add(mountPath);
-    const subPath = stringAt(mount, "subPath");
-    const subPathExpr = stringAt(mount, "subPathExpr");
-    if (subPathExpr && subPath)
-      out.push(
-        invalid(child(at, "subPathExpr"), subPathExpr, "subPathExpr and subPath are mutually exclusive", asError),
-      );
+    out.push(...validateMountDetails(ctr, mount, path, i, devices));
   }
   return out;
 }
