@@ -37,6 +37,7 @@ import { quantityOf } from "./quantity.js";
 import {
   isHugePage,
   isOvercommitAllowed,
+  requestWithinLimit,
   validateHugePageValue,
   validateResourceName,
   validateResourceQuantityValue,
@@ -337,33 +338,9 @@ export function validatePodLevelResources(
   for (const [name, raw] of requests.raw) {
     const key = child(reqPath, { key: name });
     out.push(...validatePodResourceName(name, key), ...validateResourceQuantityValue(name, raw, key));
-    const request = quantityOf(raw);
-    const limit = limits.get(name);
-    if (limitsRaw !== undefined && getKey(limitsRaw, name) !== undefined) {
-      if (request !== undefined && limit !== undefined) {
-        const cmp = compareQuantities(request, limit);
-        if (cmp !== 0 && !isOvercommitAllowed(name))
-          out.push(
-            invalid(
-              reqPath,
-              quantityString(request),
-              `must be equal to ${name} limit of ${quantityString(limit)}`,
-              asError,
-            ),
-          );
-        else if (cmp > 0)
-          out.push(
-            invalid(
-              reqPath,
-              quantityString(request),
-              `must be less than or equal to ${name} limit of ${quantityString(limit)}`,
-              asError,
-            ),
-          );
-      }
-    } else if (!isOvercommitAllowed(name)) {
-      out.push(required(limPath, "Limit must be set for non overcommitable resources", asError));
-    }
+    out.push(
+      ...requestWithinLimit(name, raw, limitsRaw === undefined ? undefined : getKey(limitsRaw, name), reqPath, limPath),
+    );
     if (isHugePage(name)) {
       hugePages = true;
       out.push(...validateHugePageValue(name, raw, key));

@@ -138,41 +138,50 @@ export function validateContainerResources(resources: JsonObject, path: FieldPat
   for (const [name, value] of Object.entries(requests ?? {})) {
     const at = child(reqPath, { key: name });
     out.push(...validateContainerResourceName(name, at), ...validateResourceQuantityValue(name, value, at));
-    const request = quantityOf(value);
     const limitValue = limits === undefined ? undefined : getKey(limits, name);
-    if (limitValue !== undefined) {
-      const limit = quantityOf(limitValue);
-      if (request !== undefined && limit !== undefined) {
-        const cmp = compareQuantities(request, limit);
-        // Requests of resources that cannot be overcommitted must equal their limits.
-        if (cmp !== 0 && !isOvercommitAllowed(name))
-          out.push(
-            invalid(
-              reqPath,
-              quantityString(request),
-              `must be equal to ${name} limit of ${quantityString(limit)}`,
-              asError,
-            ),
-          );
-        else if (cmp > 0)
-          out.push(
-            invalid(
-              reqPath,
-              quantityString(request),
-              `must be less than or equal to ${name} limit of ${quantityString(limit)}`,
-              asError,
-            ),
-          );
-      }
-    } else if (!isOvercommitAllowed(name)) {
-      out.push(required(limPath, "Limit must be set for non overcommitable resources", asError));
-    }
+    out.push(...requestWithinLimit(name, value, limitValue, reqPath, limPath));
     out.push(...validateHugePageValue(name, value, at));
     if (isHugePage(name)) hugePages = true;
     if (name === "cpu" || name === "memory") cpuOrMemory = true;
   }
   if (hugePages && !cpuOrMemory) out.push(forbidden(path, "HugePages require cpu or memory", asError));
   return out;
+}
+
+/**
+ * A request against its limit, as validateResourceRequirements and validatePodResources compare them: equal
+ * where the resource cannot be overcommitted (which needs a limit), else not above it. Quantities that do not
+ * parse are the schema's to report.
+ */
+export function requestWithinLimit(
+  name: string,
+  requestValue: JsonValue | undefined,
+  limitValue: JsonValue | undefined,
+  reqPath: FieldPath,
+  limPath: FieldPath,
+): Finding[] {
+  if (limitValue === undefined)
+    return isOvercommitAllowed(name)
+      ? []
+      : [required(limPath, "Limit must be set for non overcommitable resources", asError)];
+  const request = quantityOf(requestValue);
+  const limit = quantityOf(limitValue);
+  if (request === undefined || limit === undefined) return [];
+  const cmp = compareQuantities(request, limit);
+  if (cmp !== 0 && !isOvercommitAllowed(name))
+    return [
+      invalid(reqPath, quantityString(request), `must be equal to ${name} limit of ${quantityString(limit)}`, asError),
+    ];
+  if (cmp > 0)
+    return [
+      invalid(
+        reqPath,
+        quantityString(request),
+        `must be less than or equal to ${name} limit of ${quantityString(limit)}`,
+        asError,
+      ),
+    ];
+  return [];
 }
 
 /**
