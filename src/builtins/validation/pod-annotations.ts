@@ -194,7 +194,7 @@ export function validateAnnotationsMatchFields(
     const annotation = lookup(annotations, appArmorContainerAnnotation + (stringAt(ctr, "name") ?? ""));
     if (annotation === undefined) continue;
     // On a Pod, a valid annotation has become the field of a container without one.
-    if (options.pod && own === undefined && appArmorFieldFor(annotation)) continue;
+    if (options.pod && own === undefined && appArmorProfileOf(annotation) !== undefined) continue;
     const profile = own ?? podAppArmor;
     if (profile !== undefined)
       out.push(...appArmorMatch(annotation, profile, child(at, "securityContext", "appArmorProfile")));
@@ -245,14 +245,17 @@ const localhostProfileOf = (field: JsonObject): string | undefined => {
 };
 
 /**
- * Whether podutil.ApparmorFieldForAnnotation gives a field that ValidateAppArmorProfileField accepts:
- * unconfined, runtime/default, or a localhost profile neither empty, padded with spaces, nor over 4095 bytes.
+ * podutil.ApparmorFieldForAnnotation, then ValidateAppArmorProfileField: the profile an annotation names,
+ * undefined when it names none the field could hold (a localhost profile padded with spaces or longer
+ * than 4095 bytes).
  */
-function appArmorFieldFor(annotation: string): boolean {
-  if (annotation === "unconfined" || annotation === "runtime/default") return true;
-  if (!annotation.startsWith("localhost/")) return false;
+export function appArmorProfileOf(annotation: string): { type: string; localhostProfile?: string } | undefined {
+  if (annotation === "unconfined") return { type: "Unconfined" };
+  if (annotation === "runtime/default") return { type: "RuntimeDefault" };
+  if (!annotation.startsWith("localhost/")) return undefined;
   const name = annotation.slice("localhost/".length);
-  return name !== "" && trimSpace(name) === name && byteLength(name) <= 4095;
+  if (name === "" || trimSpace(name) !== name || byteLength(name) > 4095) return undefined;
+  return { type: "Localhost", localhostProfile: name };
 }
 
 // ---------------------------------------------------------------------------

@@ -12,8 +12,8 @@
  * may take.
  */
 import type { Finding } from "../../findings/index.js";
-import { milliValue, quantityString, quote, trimSpace, x509KeyPairError } from "../../go/index.js";
-import { byteLength, isDNS1123Label } from "../../names/index.js";
+import { milliValue, quantityString, quote, x509KeyPairError } from "../../go/index.js";
+import { isDNS1123Label } from "../../names/index.js";
 import { child, type FieldPath, formatPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
 import { volumeProjectionMembers } from "../registry.js";
@@ -29,7 +29,12 @@ import {
   nodeWarnings,
 } from "./network-warnings.js";
 import { deprecatedNodeLabels, nodeSelectorTermWarnings, wholeWarning } from "./node-labels.js";
-import { appArmorContainerAnnotation, seccompContainerAnnotation, seccompPodAnnotation } from "./pod-annotations.js";
+import {
+  appArmorContainerAnnotation,
+  appArmorProfileOf,
+  seccompContainerAnnotation,
+  seccompPodAnnotation,
+} from "./pod-annotations.js";
 import { quantityOf } from "./quantity.js";
 import {
   csiStorageCapacityWarnings,
@@ -278,20 +283,6 @@ function podAppArmorWarnings(pod: JsonObject): Finding[] {
     );
   }
   return out;
-}
-
-/**
- * podutil.ApparmorFieldForAnnotation, then ValidateAppArmorProfileField: the profile an annotation names,
- * undefined when it names none the field could hold (a localhost profile padded with spaces or longer
- * than 4095 bytes).
- */
-function appArmorProfileOf(annotation: string): { type: string; localhostProfile?: string } | undefined {
-  if (annotation === "unconfined") return { type: "Unconfined" };
-  if (annotation === "runtime/default") return { type: "RuntimeDefault" };
-  if (!annotation.startsWith("localhost/")) return undefined;
-  const name = annotation.slice("localhost/".length);
-  if (name === "" || trimSpace(name) !== name || byteLength(name) > 4095) return undefined;
-  return { type: "Localhost", localhostProfile: name };
 }
 
 /** apiequality.Semantic.DeepEqual of the profile an annotation names and the pod's field. */
