@@ -31,6 +31,7 @@ import {
   validateLabelSelector,
 } from "./common.js";
 import { templateAfterPodSpec, validatePodSpec, validateTemplateMetadata } from "./pod.js";
+import { validateStatefulSetServiceName } from "./workload-rules.js";
 
 const spec = ["spec"];
 const templatePath = child(spec, "template");
@@ -204,7 +205,7 @@ export function validateDaemonSet(object: JsonObject, minor: number): Finding[] 
  * pod spec (its volume mounts may name volume claim templates): the pods are
  * refused later, when the controller creates them.
  */
-export function validateStatefulSet(object: JsonObject): Finding[] {
+export function validateStatefulSet(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec");
   if (s === undefined) return [];
   const out: Finding[] = [];
@@ -222,11 +223,13 @@ export function validateStatefulSet(object: JsonObject): Finding[] {
   out.push(...nonNegativeAt(s, "replicas", spec), ...nonNegativeAt(s, "minReadySeconds", spec));
   const start = optionalIntAt(objectAt(s, "ordinals"), "start");
   out.push(...nonNegative(start, child(spec, "ordinals.start")));
+  out.push(...validateStatefulSetServiceName(s, spec, minor));
   const rolling = objectAt(objectAt(s, "updateStrategy"), "rollingUpdate");
   if (rolling !== undefined && stringAt(objectAt(s, "updateStrategy"), "type") !== "OnDelete") {
     const at = child(spec, "updateStrategy", "rollingUpdate");
     out.push(...nonNegativeAt(rolling, "partition", at));
-    if (isSet(rolling, "maxUnavailable")) {
+    // MaxUnavailableStatefulSet: alpha and off until 1.34, when the server drops the field; on from 1.35.
+    if (minor >= 35 && isSet(rolling, "maxUnavailable")) {
       const maxUnavailable = getKey(rolling, "maxUnavailable") as JsonValue;
       out.push(...positiveIntOrPercent(maxUnavailable, child(at, "maxUnavailable")));
       if (intOrPercentValue(maxUnavailable) === 0)

@@ -28,6 +28,15 @@ import {
 } from "./common.js";
 import { cronParseError, timeZoneLoadError } from "./cron.js";
 import { templateAfterPodSpec, validatePodSpec, validateTemplateMetadata } from "./pod.js";
+import {
+  defaultedCompletions,
+  validateIndexedJobHostname,
+  validateIndexedJobLimits,
+  validateJobManagedBy,
+  validateJobTemplateSpec,
+  validatePodFailurePolicy,
+  validateSuccessPolicy,
+} from "./workload-rules.js";
 
 const maxParallelismForIndexedJob = 100000;
 
@@ -46,11 +55,12 @@ function validateJobSpec(s: JsonObject, path: FieldPath, minor: number): Finding
     out.push(...nonNegativeAt(s, key, path));
   if (isSet(s, "maxFailedIndexes") && !isSet(s, "backoffLimitPerIndex"))
     out.push(required(child(path, "backoffLimitPerIndex"), "when maxFailedIndexes is specified", asError));
+  out.push(...validateJobManagedBy(s, path));
   out.push(...oneOf(s, "completionMode", path, ["NonIndexed", "Indexed"]));
-  out.push(...validatePodReplacementPolicy(s, path));
   const mode = stringAt(s, "completionMode");
   if (mode === "Indexed") {
-    if (!isSet(s, "completions"))
+    // SetDefaults_Job sets completions (and parallelism) to 1 when neither is given
+    if (defaultedCompletions(s) === undefined)
       out.push(required(child(path, "completions"), "when completion mode is Indexed", asError));
     const parallelism = optionalIntAt(s, "parallelism");
     if (parallelism !== undefined && parallelism > maxParallelismForIndexedJob)
@@ -62,12 +72,15 @@ function validateJobSpec(s: JsonObject, path: FieldPath, minor: number): Finding
           asError,
         ),
       );
+    out.push(...validateIndexedJobLimits(s, path));
   } else if (mode === "" || mode === "NonIndexed") {
     for (const key of ["backoffLimitPerIndex", "maxFailedIndexes"]) {
       const v = optionalIntAt(s, key);
       if (v !== undefined) out.push(invalid(child(path, key), v, "requires indexed completion mode", asError));
     }
   }
+  out.push(...validatePodFailurePolicy(s, path), ...validateSuccessPolicy(s, path));
+  out.push(...validatePodReplacementPolicy(s, path));
   const template = objectAt(s, "template");
   const templateAt = child(path, "template");
   const podSpec = objectAt(template, "spec");
@@ -105,6 +118,7 @@ export function validateJob(object: JsonObject, minor: number): Finding[] {
   if (s === undefined) return [];
   const path = ["spec"];
   const out = validateJobSpec(s, path, minor);
+  out.push(...validateIndexedJobHostname(object));
   const selector = objectAt(s, "selector");
   if (getKey(s, "manualSelector") === true) {
     // ValidateJobSpec: a manual selector must be given, and select the template.
@@ -194,7 +208,11 @@ export function validateCronJob(object: JsonObject, minor: number): Finding[] {
   const zone = getKey(s, "timeZone");
   if (typeof zone === "string") out.push(...validateTimeZone(zone, child(path, "timeZone")));
   const jobSpec = objectAt(objectAt(s, "jobTemplate"), "spec");
-  if (jobSpec !== undefined) out.push(...validateJobSpec(jobSpec, child(path, "jobTemplate", "spec"), minor));
+  if (jobSpec !== undefined)
+    out.push(
+      ...validateJobSpec(jobSpec, child(path, "jobTemplate", "spec"), minor),
+      ...validateJobTemplateSpec(jobSpec, child(path, "jobTemplate")),
+    );
   out.push(...nonNegativeAt(s, "successfulJobsHistoryLimit", path));
   out.push(...nonNegativeAt(s, "failedJobsHistoryLimit", path));
   return out;

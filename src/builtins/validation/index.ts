@@ -50,6 +50,7 @@ import { validateRuntimeClass } from "./node.js";
 import { validatePodDisruptionBudget } from "./policy.js";
 import { validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from "./rbac.js";
 import { warningsFor } from "./warnings.js";
+import { validateControllerRevision } from "./workload-rules.js";
 
 /** A kind's hand-written validation, for release 1.`minor`. */
 type Validator = (object: JsonObject, minor: number) => Finding[];
@@ -73,6 +74,7 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
     "apps/v1/ReplicaSet": validateReplicaSet,
     "apps/v1/DaemonSet": validateDaemonSet,
     "apps/v1/StatefulSet": validateStatefulSet,
+    "apps/v1/ControllerRevision": validateControllerRevision,
     "batch/v1/Job": validateJob,
     "batch/v1/CronJob": validateCronJob,
     "networking.k8s.io/v1/Ingress": validateIngress,

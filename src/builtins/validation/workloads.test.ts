@@ -209,11 +209,13 @@ const jobCases: [string, JsonObject, JsonObject | undefined, string[]][] = [
     ],
   ],
   [
-    "Indexed without completions",
-    { completionMode: "Indexed" },
+    "Indexed with parallelism and without completions",
+    { completionMode: "Indexed", parallelism: 2 },
     undefined,
     ["spec.completions: Required value: when completion mode is Indexed"],
   ],
+  // SetDefaults_Job sets both to 1 when neither is given: nothing to refuse
+  ["Indexed without completions nor parallelism", { completionMode: "Indexed" }, undefined, []],
   [
     "a per-index backoff limit without Indexed completion",
     { backoffLimitPerIndex: 1 },
