@@ -74,6 +74,12 @@ export function stringAt(o: JsonObject | undefined, key: string): string | undef
   return typeof v === "string" ? v : undefined;
 }
 
+/** A string field that is set, "" included (a Go *string that is not nil, a map entry present); else undefined. */
+export function setStringAt(o: JsonObject | undefined, key: string): string | undefined {
+  const v = o === undefined ? undefined : getKey(o, key);
+  return typeof v === "string" ? v : undefined;
+}
+
 /** An integer field: 0 when absent or null, undefined when not an integer. */
 export function intAt(o: JsonObject | undefined, key: string): number | undefined {
   const v = o === undefined ? undefined : getKey(o, key);

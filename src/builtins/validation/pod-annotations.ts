@@ -31,8 +31,8 @@ import type { Finding } from "../../findings/index.js";
 import { blanksFrom, JsonScanner, quote, trimSpace, unmarshalIntoMapError } from "../../go/index.js";
 import { byteLength } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
-import { getKey, type JsonObject } from "../../value/index.js";
-import { asError, forbidden, invalid, objectAt, objectItems, stringAt } from "./common.js";
+import type { JsonObject } from "../../value/index.js";
+import { asError, forbidden, invalid, objectAt, objectItems, setStringAt, stringAt } from "./common.js";
 import { validateTolerations } from "./scheduling.js";
 import { validatePathNoBacksteps } from "./volumes.js";
 
@@ -55,12 +55,6 @@ const entries = (annotations: JsonObject | undefined): [string, string][] =>
     ? []
     : Object.entries(annotations).filter((e): e is [string, string] => typeof e[1] === "string");
 
-/** The annotation's value, undefined when absent (or not a string). */
-const lookup = (annotations: JsonObject | undefined, key: string): string | undefined => {
-  const value = annotations === undefined ? undefined : getKey(annotations, key);
-  return typeof value === "string" ? value : undefined;
-};
-
 /**
  * ValidatePodSpecificAnnotations: `annotations` of a Pod (at `metadata.annotations`) or of a pod template (at
  * `<template>.annotations`), `spec` its pod spec (undefined when the template has none).
@@ -71,7 +65,7 @@ export function validatePodSpecificAnnotations(
   path: FieldPath,
 ): Finding[] {
   const out: Finding[] = [];
-  const mirror = lookup(annotations, mirrorPodAnnotation);
+  const mirror = setStringAt(annotations, mirrorPodAnnotation);
   if (mirror !== undefined && !stringAt(spec, "nodeName"))
     out.push(
       invalid(
@@ -82,7 +76,7 @@ export function validatePodSpecificAnnotations(
       ),
     );
 
-  const tolerations = lookup(annotations, tolerationsAnnotation);
+  const tolerations = setStringAt(annotations, tolerationsAnnotation);
   if (tolerations) {
     // ValidateTolerationsInPodAnnotations: helper.GetTolerationsFromPodAnnotations, then ValidateTolerations.
     const decoded = decodeTolerations(tolerations);
@@ -90,12 +84,12 @@ export function validatePodSpecificAnnotations(
     else out.push(...validateTolerations({ tolerations: decoded }, child(path, tolerationsAnnotation)));
   }
 
-  const cost = lookup(annotations, podDeletionCostAnnotation);
+  const cost = setStringAt(annotations, podDeletionCostAnnotation);
   if (cost !== undefined && !isDeletionCost(cost))
     out.push(invalid(child(path, { key: podDeletionCostAnnotation }), cost, "must be a 32bit integer", asError));
 
   // ValidateSeccompPodAnnotations: the pod's annotation, then each container's.
-  const seccompPod = lookup(annotations, seccompPodAnnotation);
+  const seccompPod = setStringAt(annotations, seccompPodAnnotation);
   if (seccompPod !== undefined) out.push(...validateSeccompProfile(seccompPod, child(path, seccompPodAnnotation)));
   for (const [key, value] of entries(annotations))
     if (key.startsWith(seccompContainerAnnotation)) out.push(...validateSeccompProfile(value, child(path, key)));
@@ -175,13 +169,13 @@ export function validateAnnotationsMatchFields(
 
   // seccomp: the pod's field against the pod's annotation, each container's against its own (no inheritance).
   const podSeccomp = objectAt(podSecurity, "seccompProfile");
-  const podSeccompAnnotation = lookup(annotations, seccompPodAnnotation);
+  const podSeccompAnnotation = setStringAt(annotations, seccompPodAnnotation);
   if (podSeccomp !== undefined && podSeccompAnnotation !== undefined)
     out.push(...seccompMatch(podSeccompAnnotation, podSeccomp, child(specPath, "securityContext", "seccompProfile")));
   const containers = containersOf(spec, specPath);
   for (const [ctr, at] of containers) {
     const field = objectAt(objectAt(ctr, "securityContext"), "seccompProfile");
-    const annotation = lookup(annotations, seccompContainerAnnotation + (stringAt(ctr, "name") ?? ""));
+    const annotation = setStringAt(annotations, seccompContainerAnnotation + (stringAt(ctr, "name") ?? ""));
     if (field !== undefined && annotation !== undefined)
       out.push(...seccompMatch(annotation, field, child(at, "securityContext", "seccompProfile")));
   }
@@ -191,7 +185,7 @@ export function validateAnnotationsMatchFields(
   const podAppArmor = objectAt(podSecurity, "appArmorProfile");
   for (const [ctr, at] of containers) {
     const own = objectAt(objectAt(ctr, "securityContext"), "appArmorProfile");
-    const annotation = lookup(annotations, appArmorContainerAnnotation + (stringAt(ctr, "name") ?? ""));
+    const annotation = setStringAt(annotations, appArmorContainerAnnotation + (stringAt(ctr, "name") ?? ""));
     if (annotation === undefined) continue;
     // On a Pod, a valid annotation has become the field of a container without one.
     if (options.pod && own === undefined && appArmorProfileOf(annotation) !== undefined) continue;
@@ -212,7 +206,7 @@ function seccompMatch(annotation: string, field: JsonObject, path: FieldPath): F
       return annotation === "runtime/default" || annotation === "docker/default" ? [] : typeMismatch;
     case "Localhost":
       if (!annotation.startsWith("localhost/")) return typeMismatch;
-      return localhostProfileOf(field) === annotation.slice("localhost/".length)
+      return setStringAt(field, "localhostProfile") === annotation.slice("localhost/".length)
         ? []
         : [forbidden(child(path, "localhostProfile"), "seccomp profile in annotation and field must match", asError)];
     default:
@@ -230,19 +224,13 @@ function appArmorMatch(annotation: string, field: JsonObject, path: FieldPath): 
       return annotation === "runtime/default" ? [] : typeMismatch;
     case "Localhost":
       if (!annotation.startsWith("localhost/")) return typeMismatch;
-      return localhostProfileOf(field) === annotation.slice("localhost/".length)
+      return setStringAt(field, "localhostProfile") === annotation.slice("localhost/".length)
         ? []
         : [forbidden(child(path, "localhostProfile"), "apparmor profile in annotation and field must match", asError)];
     default:
       return [];
   }
 }
-
-/** A profile's `localhostProfile` (a Go *string): undefined when unset. */
-const localhostProfileOf = (field: JsonObject): string | undefined => {
-  const value = getKey(field, "localhostProfile");
-  return typeof value === "string" ? value : undefined;
-};
 
 /**
  * podutil.ApparmorFieldForAnnotation, then ValidateAppArmorProfileField: the profile an annotation names,

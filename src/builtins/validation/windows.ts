@@ -43,6 +43,7 @@ import {
   objectAt,
   objectItems,
   required,
+  setStringAt,
   stringAt,
 } from "./common.js";
 
@@ -220,23 +221,17 @@ const dnsDomain = new RegExp(`^${dnsLabel}(?:\\.${dnsLabel})*$`);
 const invalidUserNameChars = /["/\\:;|=,+*?<>@[\]]/;
 const onlyDotsAndSpaces = /^[. ]+$/;
 
-/** A `*string`: undefined when unset (or not a string, left to the schema). */
-function optionalString(o: JsonObject, key: string): string | undefined {
-  const v = getKey(o, key);
-  return typeof v === "string" ? v : undefined;
-}
-
 /** validateWindowsSecurityContextOptions of the windowsOptions at `path`. */
 function validateWindowsSecurityContextOptions(options: JsonObject | undefined, path: FieldPath): Finding[] {
   if (options === undefined) return [];
   const out: Finding[] = [];
 
   // gmsaCredentialSpecName names a GMSACredentialSpec custom resource.
-  const specName = optionalString(options, "gmsaCredentialSpecName");
+  const specName = setStringAt(options, "gmsaCredentialSpecName");
   if (specName !== undefined)
     out.push(...invalidEach(child(path, "gmsaCredentialSpecName"), specName, isDNS1123Subdomain(specName)));
 
-  const credSpec = optionalString(options, "gmsaCredentialSpec");
+  const credSpec = setStringAt(options, "gmsaCredentialSpec");
   if (credSpec !== undefined) {
     const at = child(path, "gmsaCredentialSpec");
     if (credSpec === "") out.push(invalid(at, credSpec, "gmsaCredentialSpec cannot be an empty string", asError));
@@ -244,7 +239,7 @@ function validateWindowsSecurityContextOptions(options: JsonObject | undefined, 
       out.push(invalid(at, credSpec, `gmsaCredentialSpec size must be under ${maxGMSACredentialSpecKiB} KiB`, asError));
   }
 
-  const userName = optionalString(options, "runAsUserName");
+  const userName = setStringAt(options, "runAsUserName");
   if (userName !== undefined) out.push(...validateRunAsUserName(userName, child(path, "runAsUserName")));
   return out;
 }
