@@ -21,10 +21,10 @@ import {
   notSupported,
   objectAt,
   objectItems,
-  oneOf,
   optionalIntAt,
   required,
   requiredIfEmpty,
+  setStringAt,
   stringAt,
 } from "./common.js";
 import { quantityOf } from "./quantity.js";
@@ -118,12 +118,18 @@ function validateMetricSource(metric: JsonObject, at: FieldPath): Finding[] {
       out.push(
         ...crossVersionObjectReference(objectAt(src, "describedObject"), child(srcAt, "describedObject")).findings,
       );
-      out.push(...metricIdentifier(src, srcAt), ...metricTarget(target, targetAt));
+      out.push(
+        ...validateMetricIdentifier(objectAt(src, "metric"), child(srcAt, "metric")),
+        ...metricTarget(target, targetAt),
+      );
       if (!has("value") && !has("averageValue"))
         out.push(required(child(targetAt, "averageValue"), "must set either a target value or averageValue", asError));
       break;
     case "external":
-      out.push(...metricIdentifier(src, srcAt), ...metricTarget(target, targetAt));
+      out.push(
+        ...validateMetricIdentifier(objectAt(src, "metric"), child(srcAt, "metric")),
+        ...metricTarget(target, targetAt),
+      );
       if (!has("value") && !has("averageValue"))
         out.push(
           required(
@@ -142,7 +148,10 @@ function validateMetricSource(metric: JsonObject, at: FieldPath): Finding[] {
         );
       break;
     case "pods":
-      out.push(...metricIdentifier(src, srcAt), ...metricTarget(target, targetAt));
+      out.push(
+        ...validateMetricIdentifier(objectAt(src, "metric"), child(srcAt, "metric")),
+        ...metricTarget(target, targetAt),
+      );
       if (!has("averageValue"))
         out.push(required(child(targetAt, "averageValue"), "must specify a positive target averageValue", asError));
       break;
@@ -179,11 +188,6 @@ function validateMetricSource(metric: JsonObject, at: FieldPath): Finding[] {
   return out;
 }
 
-function metricIdentifier(src: JsonObject, at: FieldPath): Finding[] {
-  const metric = objectAt(src, "metric");
-  return metric === undefined ? [] : requiredIfEmpty(metric, "name", child(at, "metric"), "must specify a metric name");
-}
-
 const targetTypes = new Set(["Utilization", "Value", "AverageValue"]);
 
 /** validateMetricTarget. */
@@ -208,51 +212,56 @@ function metricTarget(target: JsonObject | undefined, at: FieldPath): Finding[] 
 
 /** validateBehavior and validateScalingRules. */
 function validateBehavior(behavior: JsonObject | undefined, at: FieldPath): Finding[] {
+  return ["scaleUp", "scaleDown"].flatMap((direction) =>
+    validateScalingRules(objectAt(behavior, direction), child(at, direction)),
+  );
+}
+
+/**
+ * validateMetricIdentifier: a metric name, fit for a URL path segment. A `metric` or `name` left out is the
+ * schema's required field.
+ */
+function validateMetricIdentifier(metric: JsonObject | undefined, at: FieldPath): Finding[] {
+  if (metric === undefined) return [];
+  const name = stringAt(metric, "name");
+  if (name === "") return requiredIfEmpty(metric, "name", at, "must specify a metric name");
+  return name === undefined ? [] : invalidEach(child(at, "name"), name, isValidPathSegmentName(name, false));
+}
+
+/**
+ * validateScalingRules and validateScalingPolicy of one direction (`behavior.scaleUp` or `scaleDown`), in Go's
+ * order: the stabilization window, the select policy, then the policies. Unset fields take the defaults first
+ * (copyHPAScalingRules keeps what is written); an empty `policies` list is written, so it stays empty.
+ */
+function validateScalingRules(rules: JsonObject | undefined, at: FieldPath): Finding[] {
+  if (rules === undefined) return [];
   const out: Finding[] = [];
-  for (const direction of ["scaleUp", "scaleDown"]) {
-    const rules = objectAt(behavior, direction);
-    if (rules === undefined) continue;
-    const rulesAt = child(at, direction);
-    // validSelectPolicyTypes and validPolicyTypes, as sets.List prints them.
-    out.push(...oneOf(rules, "selectPolicy", rulesAt, ["Disabled", "Max", "Min"]));
-    const window = optionalIntAt(rules, "stabilizationWindowSeconds");
-    if (window !== undefined && window < 0)
+  const window = optionalIntAt(rules, "stabilizationWindowSeconds");
+  const windowAt = child(at, "stabilizationWindowSeconds");
+  if (window !== undefined && window < 0)
+    out.push(invalid(windowAt, window, "must be greater than or equal to zero", asError));
+  if (window !== undefined && window > maxStabilizationWindowSeconds)
+    out.push(invalid(windowAt, window, `must be less than or equal to ${maxStabilizationWindowSeconds}`, asError));
+  const selectPolicy = setStringAt(rules, "selectPolicy");
+  if (selectPolicy !== undefined && !["Disabled", "Max", "Min"].includes(selectPolicy))
+    out.push(notSupported(child(at, "selectPolicy"), selectPolicy, ["Disabled", "Max", "Min"], asError));
+  const policies = getKey(rules, "policies");
+  const policiesAt = child(at, "policies");
+  if (Array.isArray(policies) && policies.length === 0)
+    out.push(required(policiesAt, "must specify at least one Policy", asError));
+  for (const [i, policy] of objectItems(rules, "policies")) {
+    const policyAt = child(policiesAt, i);
+    const type = stringAt(policy, "type");
+    if (type !== undefined && Object.hasOwn(policy, "type") && type !== "Pods" && type !== "Percent")
+      out.push(notSupported(child(policyAt, "type"), type, ["Percent", "Pods"], asError));
+    const value = optionalIntAt(policy, "value") ?? 0;
+    const period = optionalIntAt(policy, "periodSeconds") ?? 0;
+    if (value <= 0) out.push(invalid(child(policyAt, "value"), value, "must be greater than zero", asError));
+    if (period <= 0) out.push(invalid(child(policyAt, "periodSeconds"), period, "must be greater than zero", asError));
+    if (period > maxPeriodSeconds)
       out.push(
-        invalid(child(rulesAt, "stabilizationWindowSeconds"), window, "must be greater than or equal to zero", asError),
+        invalid(child(policyAt, "periodSeconds"), period, `must be less than or equal to ${maxPeriodSeconds}`, asError),
       );
-    if (window !== undefined && window > maxStabilizationWindowSeconds)
-      out.push(
-        invalid(
-          child(rulesAt, "stabilizationWindowSeconds"),
-          window,
-          `must be less than or equal to ${maxStabilizationWindowSeconds}`,
-          asError,
-        ),
-      );
-    // Unset policies are defaulted; an empty list is not.
-    const policies = getKey(rules, "policies");
-    if (Array.isArray(policies) && policies.length === 0)
-      out.push(required(child(rulesAt, "policies"), "must specify at least one Policy", asError));
-    for (const [i, policy] of objectItems(rules, "policies")) {
-      const policyAt = child(rulesAt, "policies", i);
-      const type = stringAt(policy, "type");
-      if (type !== undefined && type !== "" && type !== "Pods" && type !== "Percent")
-        out.push(notSupported(child(policyAt, "type"), type, ["Percent", "Pods"], asError));
-      const value = optionalIntAt(policy, "value") ?? 0;
-      const period = optionalIntAt(policy, "periodSeconds") ?? 0;
-      if (value <= 0) out.push(invalid(child(policyAt, "value"), value, "must be greater than zero", asError));
-      if (period <= 0)
-        out.push(invalid(child(policyAt, "periodSeconds"), period, "must be greater than zero", asError));
-      if (period > maxPeriodSeconds)
-        out.push(
-          invalid(
-            child(policyAt, "periodSeconds"),
-            period,
-            `must be less than or equal to ${maxPeriodSeconds}`,
-            asError,
-          ),
-        );
-    }
   }
   return out;
 }

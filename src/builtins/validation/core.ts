@@ -58,6 +58,13 @@ import {
   validateTemplateMetadata,
 } from "./pod.js";
 import { validateAnnotationsMatchFields, validatePodSpecificAnnotations } from "./pod-annotations.js";
+import {
+  validateLoadBalancerClassField,
+  validateServiceExternalTrafficPolicy,
+  validateServiceSessionAffinity,
+  validateServiceTopologyAnnotations,
+  validateServiceTrafficDistribution,
+} from "./service-rules.js";
 
 export function validatePod(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec");
@@ -137,14 +144,12 @@ export function validateService(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec") ?? {};
   const strict = strictIPValidation(minor);
   const spec = ["spec"];
-  const out: Finding[] = [];
+  const out: Finding[] = validateServiceTopologyAnnotations(object);
   const type = stringAt(s, "type") || "ClusterIP";
   const ports = objectItems(s, "ports");
   const ips = clusterIPsOf(s);
-  // Unset, both are defaulted (ClusterIP, None).
+  // Unset, it is defaulted to ClusterIP.
   out.push(...oneOf(s, "type", spec, ["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"]));
-  out.push(...oneOf(s, "sessionAffinity", spec, ["ClientIP", "None"]));
-  out.push(...oneOf(s, "internalTrafficPolicy", spec, ["Cluster", "Local"]));
   if (listAt(s, "ports").length === 0 && !isHeadless(ips) && type !== "ExternalName")
     out.push(required(child(spec, "ports"), "", asError));
   switch (type) {
@@ -176,6 +181,7 @@ export function validateService(object: JsonObject, minor: number): Finding[] {
   for (const [i, port] of ports)
     out.push(...validateServicePort(port, ports.length > 1, names, child(spec, "ports", i)));
   out.push(...validateLabels(stringMapAt(s, "selector"), child(spec, "selector")));
+  out.push(...validateServiceSessionAffinity(s));
   if (type !== "ExternalName") out.push(...validateServiceClusterIPsRelatedFields(s, ips, spec, strict));
   listAt(s, "externalIPs").forEach((value, i) => {
     if (typeof value !== "string") return;
@@ -214,19 +220,12 @@ export function validateService(object: JsonObject, minor: number): Finding[] {
         asError,
       ),
     );
-  const externallyAccessible =
-    type === "LoadBalancer" || type === "NodePort" || (type === "ClusterIP" && listAt(s, "externalIPs").length > 0);
-  const trafficPolicy = stringAt(s, "externalTrafficPolicy");
-  if (!externallyAccessible && trafficPolicy)
-    out.push(
-      invalid(
-        child(spec, "externalTrafficPolicy"),
-        trafficPolicy,
-        "may only be set for externally-accessible services",
-        asError,
-      ),
-    );
-  else if (externallyAccessible) out.push(...oneOf(s, "externalTrafficPolicy", spec, ["Cluster", "Local"]));
+  out.push(
+    ...validateLoadBalancerClassField(s),
+    ...validateServiceExternalTrafficPolicy(s),
+    ...oneOf(s, "internalTrafficPolicy", spec, ["Cluster", "Local"]),
+    ...validateServiceTrafficDistribution(s, minor),
+  );
   return out;
 }
 

@@ -165,7 +165,57 @@ describe("Services (ValidateService)", () => {
       ],
     ],
     ["a load balancer IP, which is only warned about", { type: "LoadBalancer", loadBalancerIP: "not-an-ip" }, []],
+    [
+      "a ClientIP affinity whose timeout is over a day",
+      { sessionAffinity: "ClientIP", sessionAffinityConfig: { clientIP: { timeoutSeconds: 90000 } } },
+      [
+        "spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: 90000: must be greater than 0 and less than 86400",
+      ],
+    ],
+    [
+      "an unknown session affinity",
+      { sessionAffinity: "Cookie" },
+      ['spec.sessionAffinity: Unsupported value: "Cookie": supported values: "ClientIP", "None"'],
+    ],
+    [
+      "a load balancer class on a NodePort service",
+      { type: "NodePort", loadBalancerClass: "example.com/lb" },
+      ["spec.loadBalancerClass: Forbidden: may only be used when `type` is 'LoadBalancer'"],
+    ],
+    [
+      "a load balancer class that is no qualified name",
+      { type: "LoadBalancer", loadBalancerClass: "example.com/lb/v2" },
+      [
+        "spec.loadBalancerClass: Invalid value: \"example.com/lb/v2\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+      ],
+    ],
+    [
+      "a health check node port without a Local load balancer",
+      { type: "LoadBalancer", externalTrafficPolicy: "Cluster", healthCheckNodePort: 30000 },
+      [
+        "spec.healthCheckNodePort: Invalid value: 30000: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+      ],
+    ],
+    [
+      "a Local load balancer's health check node port",
+      { type: "LoadBalancer", externalTrafficPolicy: "Local", healthCheckNodePort: 30000 },
+      [],
+    ],
+    [
+      "an unknown traffic distribution",
+      { trafficDistribution: "Nearby" },
+      [
+        'spec.trafficDistribution: Unsupported value: "Nearby": supported values: "PreferClose", "PreferSameZone", "PreferSameNode"',
+      ],
+    ],
   ]);
+  it("refuses PreferSameZone on 1.33, where its feature gate is off, and accepts it on 1.34", () => {
+    const preferSameZone = service({ trafficDistribution: "PreferSameZone" });
+    expect(said("v1", "Service", preferSameZone, 33)).toEqual([
+      'spec.trafficDistribution: Unsupported value: "PreferSameZone": supported values: "PreferClose"',
+    ]);
+    expect(said("v1", "Service", preferSameZone, 34)).toEqual([]);
+  });
   const annotated = (annotations: JsonObject) => ({
     metadata: { name: "web", annotations },
     spec: { type: "LoadBalancer", ports: [{ port: 80 }] },
@@ -174,6 +224,14 @@ describe("Services (ValidateService)", () => {
   run("v1", "Service", annotated, [
     ["source ranges in the annotation", { [key]: " 10.0.0.0/8, 192.168.0.0/16 " }, []],
     ["an empty annotation", { [key]: " " }, []],
+    [
+      "topology-mode and topology-aware-hints that differ",
+      { "service.kubernetes.io/topology-mode": "Auto", "service.kubernetes.io/topology-aware-hints": "auto" },
+      [
+        'metadata.annotations[service.kubernetes.io/topology-mode]: Invalid value: "Auto": must match annotations[service.kubernetes.io/topology-aware-hints] when both are specified',
+        "warning annotation service.kubernetes.io/topology-aware-hints is deprecated, please use service.kubernetes.io/topology-mode instead",
+      ],
+    ],
     [
       "a bad range in the annotation, reported at the annotation",
       { [key]: "10.0.0.0/8,300.0.0.0/8" },
@@ -534,6 +592,58 @@ describe("HorizontalPodAutoscaler (validateHorizontalPodAutoscalerSpec)", () => 
         "spec.behavior.scaleDown.stabilizationWindowSeconds: Invalid value: 4000: must be less than or equal to 3600",
       ],
     ],
+    [
+      "a metric name unfit for a path segment (validateMetricIdentifier, pathvalidation.IsValidPathSegmentName)",
+      {
+        metrics: [
+          {
+            type: "Pods",
+            pods: { metric: { name: "requests/second" }, target: { type: "AverageValue", averageValue: "1" } },
+          },
+          { type: "External", external: { metric: { name: ".." }, target: { type: "Value", value: "1" } } },
+        ],
+      },
+      [
+        "spec.metrics[0].pods.metric.name: Invalid value: \"requests/second\": may not contain '/'",
+        "spec.metrics[1].external.metric.name: Invalid value: \"..\": may not be '..'",
+      ],
+    ],
+    [
+      "a metric name written empty",
+      {
+        metrics: [
+          { type: "Pods", pods: { metric: { name: "" }, target: { type: "AverageValue", averageValue: "1" } } },
+        ],
+      },
+      ["spec.metrics[0].pods.metric.name: Required value: must specify a metric name"],
+    ],
+    [
+      "scaling rules in Go's order: the window, the select policy, then the policies (validateScalingRules)",
+      {
+        behavior: {
+          scaleDown: {
+            selectPolicy: "Average",
+            stabilizationWindowSeconds: 3601,
+            policies: [{ type: "Pods", value: 0, periodSeconds: 1801 }],
+          },
+        },
+      },
+      [
+        "spec.behavior.scaleDown.stabilizationWindowSeconds: Invalid value: 3601: must be less than or equal to 3600",
+        'spec.behavior.scaleDown.selectPolicy: Unsupported value: "Average": supported values: "Disabled", "Max", "Min"',
+        "spec.behavior.scaleDown.policies[0].value: Invalid value: 0: must be greater than zero",
+        "spec.behavior.scaleDown.policies[0].periodSeconds: Invalid value: 1801: must be less than or equal to 1800",
+      ],
+    ],
+    [
+      "a select policy and a policy type written empty (a set *string is not defaulted)",
+      { behavior: { scaleUp: { selectPolicy: "", policies: [{ type: "", value: 1, periodSeconds: 15 }] } } },
+      [
+        'spec.behavior.scaleUp.selectPolicy: Unsupported value: "": supported values: "Disabled", "Max", "Min"',
+        'spec.behavior.scaleUp.policies[0].type: Unsupported value: "": supported values: "Percent", "Pods"',
+      ],
+    ],
+    ["scaling rules left to their defaults", { behavior: { scaleUp: { stabilizationWindowSeconds: 0 } } }, []],
   ]);
 });
 
@@ -561,6 +671,17 @@ describe("PodDisruptionBudget (ValidatePodDisruptionBudgetSpec)", () => {
       { minAvailable: -1 },
       ["spec.minAvailable: Invalid value: -1: must be greater than or equal to 0"],
     ],
+    ...["Sometimes", "ifHealthyBudget", ""].map(
+      (policy): Case => [
+        `unhealthyPodEvictionPolicy ${JSON.stringify(policy)}, the policies listed sorted`,
+        { unhealthyPodEvictionPolicy: policy },
+        [
+          `spec.unhealthyPodEvictionPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "AlwaysAllow", "IfHealthyBudget"`,
+        ],
+      ],
+    ),
+    ["unhealthyPodEvictionPolicy AlwaysAllow", { unhealthyPodEvictionPolicy: "AlwaysAllow" }, []],
+    ["unhealthyPodEvictionPolicy IfHealthyBudget", { unhealthyPodEvictionPolicy: "IfHealthyBudget" }, []],
   ]);
 });
 

@@ -7,7 +7,7 @@ import type { Finding } from "../../findings/index.js";
 import { child } from "../../path/index.js";
 import { getKey, type JsonObject } from "../../value/index.js";
 import { notMoreThan100Percent, positiveIntOrPercent } from "./apps.js";
-import { asError, invalid, isSet, objectAt, validateLabelSelector } from "./common.js";
+import { asError, invalid, isSet, notSupported, objectAt, setStringAt, validateLabelSelector } from "./common.js";
 
 export function validatePodDisruptionBudget(object: JsonObject): Finding[] {
   const s = objectAt(object, "spec");
@@ -22,5 +22,17 @@ export function validatePodDisruptionBudget(object: JsonObject): Finding[] {
     out.push(...positiveIntOrPercent(value, child(spec, key)), ...notMoreThan100Percent(value, child(spec, key)));
   }
   out.push(...validateLabelSelector(objectAt(s, "selector"), child(spec, "selector")));
+  out.push(...validateUnhealthyPodEvictionPolicy(s));
   return out;
+}
+
+/**
+ * ValidatePodDisruptionBudgetSpec's last rule: a set `unhealthyPodEvictionPolicy` (even "") is one of the
+ * supported policies, listed sorted.
+ */
+function validateUnhealthyPodEvictionPolicy(s: JsonObject): Finding[] {
+  const value = setStringAt(s, "unhealthyPodEvictionPolicy");
+  const supported = ["AlwaysAllow", "IfHealthyBudget"];
+  if (value === undefined || supported.includes(value)) return [];
+  return [notSupported(["spec", "unhealthyPodEvictionPolicy"], value, supported, asError)];
 }
