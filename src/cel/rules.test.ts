@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { parse as parseYaml } from "yaml";
 import type { JsonObject, JsonValue } from "../value/index.js";
-import { compileRules, evaluateRules } from "./index.js";
+import { type CelRules, compileRules, evaluateRules } from "./index.js";
 import { escapeName, unescapeName } from "./language/escape.js";
 import { besidesEstimatedCost } from "./libraries/testing.js";
 import type { CompiledRules } from "./rules.js";
@@ -488,6 +488,25 @@ describe("compile errors are SchemaError findings", () => {
     const older = compileRules(make(), ["spec"], { libraries: 31 }).rules;
     expect(program(older)).not.toBe(first);
     expect(program(compileRules(make(), ["spec"], { libraries: 31 }).rules)).toBe(program(older));
+  });
+  test("one text on nodes of other types, and on a release without its macros: each checked on its own", () => {
+    const rule = "self.v.all(k, v, string(v).size() < 3 && self.v[k] == v)";
+    const at = (values: JsonObject) =>
+      withRules(
+        { type: "object", properties: { v: { type: "object", maxProperties: 10, additionalProperties: values } } },
+        { rule },
+      );
+    const strings = compile(at({ type: "string", maxLength: 10 }));
+    const ints = compile(at({ type: "integer" }));
+    expect([strings.findings, ints.findings]).toEqual([[], []]);
+    const failing = (rules: CelRules | undefined, v: JsonObject) =>
+      evaluateRules(rules!, { v }, undefined, ["spec"], budget(), "type").length;
+    expect([failing(strings.rules, { a: "ab" }), failing(strings.rules, { a: "abc" })]).toEqual([0, 1]);
+    expect([failing(ints.rules, { a: 12 }), failing(ints.rules, { a: 123 })]).toEqual([0, 1]);
+    // parsed with the macros of Kubernetes 1.32 (its CEL compatibility version, 31), `all(k, v, …)` is no macro
+    const older = compileRules(at({ type: "string", maxLength: 10 }), ["spec"], { libraries: 31 });
+    expect(older.findings.map((f) => f.detail).join("\n")).toContain("undeclared reference to 'k'");
+    expect(compileRules(at({ type: "string", maxLength: 10 }), ["spec"], { libraries: 32 }).findings).toEqual([]);
   });
 });
 

@@ -26,6 +26,7 @@ import {
   ALL_MACROS,
   MacroError,
   type Macros,
+  type Parsed,
   parseRule,
   SyntaxErrorAt,
   walk,
@@ -103,14 +104,30 @@ function compileProgram(
 }
 
 /**
- * Parses `text`, or says why not as cel-go does (`compilation failed: ERROR:
+ * Parses `text` (once per text and macros), or says why not as cel-go does (`compilation failed: ERROR:
  * <input>:l:c: Syntax error: …`), with positions in the text as written: the
  * parser sees preprocessed text, so its positions go back through an offset table.
  */
-export function parseOrExplain(
-  text: string,
-  macros: Macros = ALL_MACROS,
-): { parsed: ReturnType<typeof parseRule> } | { error: string } {
+export function parseOrExplain(text: string, macros: Macros = ALL_MACROS): ParseResult {
+  const key = `${Number(macros.twoVariable)}${Number(macros.sortBy)}\u0000${text}`;
+  const hit = parseCache.get(key);
+  if (hit !== undefined) return hit;
+  const out = parseUncached(text, macros);
+  if (parseCache.size >= CACHE_LIMIT) parseCache.clear();
+  parseCache.set(key, out);
+  return out;
+}
+
+type ParseResult = { parsed: Readonly<Parsed> } | { error: string };
+
+/**
+ * Parses by text and macros. A rule is checked once per type its variables have, but its text repeats across
+ * a CRD's versions and a project's channels (gateway-api's experimental CRDs repeat the standard ones' rules):
+ * parsed once. The parse is only read after.
+ */
+const parseCache = new Map<string, ParseResult>();
+
+function parseUncached(text: string, macros: Macros): ParseResult {
   try {
     return { parsed: parseRule(text, macros) };
   } catch (e) {

@@ -13,9 +13,9 @@ const OPT_FIELD = "__kunion_opt__";
 const OPT_INDEX_FN = "__kunion_optidx__";
 
 export interface Parsed {
-  expr: Expr;
+  readonly expr: Expr;
   /** Offsets by expression id, in the original source. */
-  positions: Record<string, number>;
+  readonly positions: Readonly<Record<string, number>>;
   /**
    * The selects past an optional one, run as optional selects themselves (`.b` of `self.?a.b`): in cel-go's
    * AST they are plain selects, which the cost estimate prices as such.
