@@ -62,6 +62,11 @@ export interface CatalogOptions {
   kubernetesVersion?: KubernetesRelease;
   /** The CRDs as they were before (an update of them): what the API server keeps of each (updateContext). */
   old?: readonly SourceDocument[];
+  /**
+   * Files whose CRDs only give schemas (a repository's CRDs a change leaves as they were): what is wrong in them
+   * is not reported, so each of their versions is compiled only when an object first needs it.
+   */
+  schemasOnly?: ReadonlySet<string>;
 }
 
 /**
@@ -100,8 +105,9 @@ const arrayAt = (o: JsonObject, key: string): JsonValue[] => {
 /**
  * Reads every CRD and schema among the documents. Each CRD version's schema
  * is compiled here, once, so that a pattern RE2 refuses or a CEL rule that
- * does not compile is reported on the CRD's own line even with no object;
- * its rules with the CEL libraries `release`'s API server gives a new rule.
+ * does not compile is reported on the CRD's own line even with no object
+ * (but those of `schemasOnly`, when first needed); its rules with the CEL
+ * libraries `release`'s API server gives a new rule.
  */
 export function buildCatalog(
   documents: readonly SourceDocument[],
@@ -115,6 +121,7 @@ export function buildCatalog(
   const findings: Finding[] = [];
   const crds: Crd[] = [];
   const compiled = new Map<CrdVersion, CompiledSchema>();
+  const deferred = new Map<CrdVersion, () => CompiledSchema>();
   const smd: Record<string, SchemaNode> = Object.create(null);
   const located = (doc: SourceDocument, found: Finding[]) => found.map((f) => locateFinding(doc, f));
 
@@ -143,12 +150,19 @@ export function buildCatalog(
       }
       const old = olds.get(crd.name);
       for (const version of crd.versions) {
-        if (version.openAPIV3Schema) {
-          const update = old === undefined ? undefined : updateContext(old, version.name, version.openAPIV3Schema);
-          const result = compileSchema(version.openAPIV3Schema, { celLibraries, update });
-          compiled.set(version, result.compiled);
-          const inCrd = result.findings.map((f) => reroot(f, version.schemaPath));
-          findings.push(...located(doc, inCrd));
+        const schema = version.openAPIV3Schema;
+        if (schema) {
+          const compile = () => {
+            const update = old === undefined ? undefined : updateContext(old, version.name, schema);
+            return compileSchema(schema, { celLibraries, update });
+          };
+          if (options.schemasOnly?.has(doc.file)) deferred.set(version, () => compile().compiled);
+          else {
+            const result = compile();
+            compiled.set(version, result.compiled);
+            const inCrd = result.findings.map((f) => reroot(f, version.schemaPath));
+            findings.push(...located(doc, inCrd));
+          }
         }
         if (version.schema && goSources.length > 0) {
           findings.push(...attachGoUnions(version.schema, goTypesFor(version.name), crd.kind));
@@ -162,13 +176,21 @@ export function buildCatalog(
     }
   }
 
+  const compiledOf = (version: CrdVersion): CompiledSchema | undefined => {
+    const compile = deferred.get(version);
+    if (compile !== undefined) {
+      deferred.delete(version);
+      compiled.set(version, compile());
+    }
+    return compiled.get(version);
+  };
   const resolve = (apiVersion: string, kind: string): Resolved | undefined => {
     const [group, version] = apiVersion.includes("/") ? apiVersion.split("/", 2) : ["", apiVersion];
     // Several CRDs may define one kind (two channels, two tutorials): the one serving this version wins.
     const candidates = crds.filter((c) => c.kind === kind && c.group === group);
     for (const crd of candidates) {
       const v = crd.versions.find((x) => x.name === version && x.served);
-      if (v) return { kind: "crd", crd, version: v, compiled: compiled.get(v) };
+      if (v) return { kind: "crd", crd, version: v, compiled: compiledOf(v) };
     }
     if (candidates[0]) return { kind: "unserved", crd: candidates[0] };
     if (Object.hasOwn(smd, kind)) return { kind: "smd", unions: smd[kind] as SchemaNode };

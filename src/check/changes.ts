@@ -75,9 +75,15 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
       findings.push(...diffCrdDocuments({ ...before, file: before.path }, { ...after, file: after.path }, options));
     }
   }
+  // The repository's other CRDs only give schemas: what is wrong in them (or between two of them) was there
+  // before the change and is not its to answer for. A changed CRD that another declares differently comes
+  // after them in the workspace, so that notice stays on the changed file.
+  const changedPaths = new Set(changed.map((f) => f.path));
+  const context = new Set((options.crds ?? []).map((f) => f.path).filter((p) => !changedPaths.has(p)));
   const workspace = loadWorkspace({
     inputs: files.map((f) => f.after),
     crds: options.crds ?? [],
+    schemasOnly: context,
     goTypes: options.goTypes ?? [],
     // A changed file's base revision comes last, so it wins over a deleted file's copy of the same object.
     old: [
@@ -95,11 +101,6 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
   for (const { after } of files) {
     if (after.documents.some(isConversion)) findings.push(...checkRoundTrips(after, workspace.catalog.crds));
   }
-  // The repository's other CRDs only give schemas: what is wrong in them (or between two of them) was there
-  // before the change and is not its to answer for. A changed CRD that another declares differently comes
-  // after them in the workspace, so that notice stays on the changed file.
-  const changedPaths = new Set(changed.map((f) => f.path));
-  const context = new Set((options.crds ?? []).map((f) => f.path).filter((p) => !changedPaths.has(p)));
   const ours = workspace.findings.filter((f) => f.file === undefined || !context.has(f.file));
   return [...findings, ...ours, ...validated];
 }

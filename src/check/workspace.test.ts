@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { widgetCrd } from "../../test/widget-crd.js";
 import { parseSource } from "../source/index.js";
+import { validateObjects } from "./objects.js";
 import { loadWorkspace } from "./workspace.js";
 
 // The CRD's 16 lines, then a Widget whose metadata (line 20) names itself twice.
@@ -11,6 +12,31 @@ metadata: { name: a, name: b }
 `;
 
 describe("loadWorkspace", () => {
+  it("compiles a CRD that only gives schemas when an object first needs it, and reports nothing of compiling it", () => {
+    const rule =
+      "spec: {type: object, properties: {size: {type: integer}}, x-kubernetes-validations: [{rule: 'self.size < 10'}, {rule: 'self.nope'}]}";
+    const file = { path: "crds/widgets.yaml", text: widgetCrd({ properties: rule }) };
+    const widget = (size: number) =>
+      `apiVersion: example.com/v1\nkind: Widget\nmetadata: { name: w }\nspec: { size: ${size} }\n`;
+    const load = (schemasOnly?: ReadonlySet<string>) =>
+      loadWorkspace({ crds: [file], inputs: [{ path: "w.yaml", text: widget(12) }], schemasOnly });
+    expect(load().findings.map((f) => f.field)).toEqual([
+      "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule",
+    ]);
+    const deferred = load(new Set([file.path]));
+    expect(deferred.findings).toEqual([]);
+    expect(validateObjects(deferred.objects, deferred.catalog).map((f) => f.message)).toEqual([
+      "spec: Invalid value: failed rule: self.size < 10",
+    ]);
+    // compiled once: a second object of the kind finds the same compilation
+    const compiledOf = () => {
+      const resolved = deferred.catalog.resolve("example.com/v1", "Widget");
+      return resolved?.kind === "crd" ? resolved.compiled : undefined;
+    };
+    expect(compiledOf()).toBeDefined();
+    expect(compiledOf()).toBe(compiledOf());
+  });
+
   it("reads a file given both as CRDs and as an input once: one CRD, its findings once", () => {
     const file = { path: "deploy/all.yaml", text: crd };
     const { catalog, findings, objects } = loadWorkspace({ crds: [file], inputs: [{ ...file, text: `${crd}` }] });

@@ -25,6 +25,8 @@ export interface WorkspaceInput {
    */
   namedCrds?: readonly string[];
   goTypes?: readonly TextFile[];
+  /** Paths among `crds` that only give schemas: what compiling them finds is not wanted (CatalogOptions). */
+  schemasOnly?: ReadonlySet<string>;
   /** The previous revision of the objects. */
   old?: readonly (TextFile | ParsedFile)[];
   /**
@@ -78,6 +80,7 @@ export function loadWorkspace(input: WorkspaceInput): Workspace {
   const { catalog, findings: declared } = buildCatalog([...declarations], input.goTypes ?? [], {
     kubernetesVersion: input.kubernetesVersion,
     old: old.documents,
+    schemasOnly: input.schemasOnly,
   });
   const { objects, findings: malformed } = objectsOf(inputs.documents, input.kubernetesVersion);
   return {
