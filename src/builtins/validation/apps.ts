@@ -201,9 +201,11 @@ export function validateDaemonSet(object: JsonObject, minor: number): Finding[] 
 }
 
 /**
- * ValidateStatefulSetSpec. The API server does not validate a StatefulSet's
- * pod spec (its volume mounts may name volume claim templates): the pods are
- * refused later, when the controller creates them.
+ * ValidateStatefulSetSpec. Through 1.33 the API server does not validate a
+ * StatefulSet's pod spec (its volume mounts may name volume claim templates):
+ * the pods are refused later, when the controller creates them. From 1.34
+ * (kubernetes#131790, #132212) it validates the pod spec and the claim
+ * templates on create, which kunion does not yet (docs/messages.md).
  */
 export function validateStatefulSet(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec");
