@@ -1,7 +1,6 @@
 /**
  * core/v1 kinds other than the pod spec itself (pkg/apis/core/validation/validation.go):
- * ValidateService and validateServicePort, the persistent volume and claim
- * specs, ValidateConfigMap, ValidateSecret,
+ * ValidateService and validateServicePort, ValidateConfigMap, ValidateSecret,
  * and the pod-holding kinds (Pod, PodTemplate, ReplicationController), whose
  * pod spec is pod.ts's.
  */
@@ -49,7 +48,6 @@ import {
   templateLabels,
   validateLabels,
 } from "./common.js";
-import { validatePersistentVolumeSpec } from "./persistent-volumes.js";
 import {
   portProtocols,
   templateAfterPodSpec,
@@ -365,86 +363,6 @@ function validateServicePort(port: JsonObject, requireName: boolean, names: Set<
   if (appProtocol !== undefined && isSet(port, "appProtocol"))
     out.push(...invalidEach(child(path, "appProtocol"), appProtocol, isQualifiedName(appProtocol)));
   return out;
-}
-
-// ---------------------------------------------------------------------------
-// Persistent volumes and claims
-
-const accessModes = ["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"];
-const volumeModes = ["Block", "Filesystem"];
-
-/** The access modes of a claim or a volume: at least one, each supported, ReadWriteOncePod alone. */
-function validateAccessModes(s: JsonObject, path: FieldPath, detail: string): Finding[] {
-  const at = child(path, "accessModes");
-  const modes = listAt(s, "accessModes").filter((m): m is string => typeof m === "string");
-  if (listAt(s, "accessModes").length === 0) return [required(at, detail, asError)];
-  const out: Finding[] = [];
-  for (const mode of modes) if (!accessModes.includes(mode)) out.push(notSupported(at, mode, accessModes, asError));
-  const others = modes.some((m) => m !== "ReadWriteOncePod" && accessModes.includes(m));
-  if (modes.includes("ReadWriteOncePod") && others)
-    out.push(forbidden(at, "may not use ReadWriteOncePod with other access modes", asError));
-  return out;
-}
-
-/** ValidatePersistentVolumeClaimSpec's required fields and enums. */
-export function validatePersistentVolumeClaim(object: JsonObject): Finding[] {
-  const s = objectAt(object, "spec");
-  if (s === undefined) return [];
-  const spec = ["spec"];
-  const out = validateAccessModes(s, spec, "at least 1 access mode is required");
-  if (!isSet(objectAt(objectAt(s, "resources"), "requests"), "storage"))
-    out.push(required(child(spec, "resources", { key: "storage" }), "", asError));
-  out.push(...oneOf(s, "volumeMode", spec, volumeModes));
-  return out;
-}
-
-/** ValidatePersistentVolumeSpec's access modes and enums (the volume source is the union's). */
-export function validatePersistentVolume(object: JsonObject): Finding[] {
-  const s = objectAt(object, "spec");
-  if (s === undefined) return [];
-  const spec = ["spec"];
-  return [
-    ...validateAccessModes(s, spec, ""),
-    ...oneOf(s, "persistentVolumeReclaimPolicy", spec, ["Delete", "Recycle", "Retain"]),
-    ...oneOf(s, "volumeMode", spec, volumeModes),
-    ...validatePersistentVolumeSpec(s, stringAt(objectAt(object, "metadata"), "name") ?? ""),
-    ...checkMountOption(object, s),
-  ];
-}
-
-const mountOptionAnnotation = "volume.beta.kubernetes.io/mount-options";
-/** The sources that take mount options. */
-const mountingSources = [
-  "gcePersistentDisk",
-  "awsElasticBlockStore",
-  "glusterfs",
-  "nfs",
-  "rbd",
-  "quobyte",
-  "iscsi",
-  "cinder",
-  "cephfs",
-  "azureFile",
-  "vsphereVolume",
-  "azureDisk",
-  "photonPersistentDisk",
-];
-
-/**
- * pkg/volume/validation/pv_validation.go checkMountOption: the beta mount options annotation on a volume
- * whose source takes none, at `metadata.annotations.<key>` (Go's Child, not Key).
- */
-function checkMountOption(object: JsonObject, s: JsonObject): Finding[] {
-  const annotations = objectAt(objectAt(object, "metadata"), "annotations");
-  if (annotations === undefined || !Object.hasOwn(annotations, mountOptionAnnotation)) return [];
-  if (mountingSources.some((source) => isSet(s, source))) return [];
-  return [
-    forbidden(
-      ["metadata", "annotations", mountOptionAnnotation],
-      "may not specify mount options for this volume type",
-      asError,
-    ),
-  ];
 }
 
 // ---------------------------------------------------------------------------

@@ -34,8 +34,6 @@ import { once, validateKubeFinalizers } from "./common.js";
 import {
   validateConfigMap,
   validateNamespace,
-  validatePersistentVolume,
-  validatePersistentVolumeClaim,
   validatePod,
   validatePodTemplate,
   validateReplicationController,
@@ -47,6 +45,7 @@ import { validateEndpointSlice, validateEndpoints } from "./endpoints.js";
 import { validateMutatingAdmissionPolicy, validateMutatingAdmissionPolicyBinding } from "./mutating-policy.js";
 import { validateIngress, validateNetworkPolicy } from "./networking.js";
 import { validateRuntimeClass } from "./node.js";
+import { validatePersistentVolume, validatePersistentVolumeClaim } from "./persistent-volumes.js";
 import { validatePodDisruptionBudget } from "./policy.js";
 import { validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from "./rbac.js";
 import { warningsFor } from "./warnings.js";

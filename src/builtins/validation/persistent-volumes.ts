@@ -1,5 +1,7 @@
 /**
- * A PersistentVolume's spec on create, as pkg/apis/core/validation
+ * PersistentVolumes and PersistentVolumeClaims: a claim's spec (ValidatePersistentVolumeClaimSpec's required
+ * fields and enums, also a StatefulSet's claim templates'), a volume's access modes and enums, and its spec on
+ * create, as pkg/apis/core/validation
  * ValidatePersistentVolumeSpec checks it (not inline, the options of a
  * create): `capacity` (with validateBasicResource and
  * ValidatePositiveQuantityValue), `nodeAffinity` (validateVolumeNodeAffinity
@@ -22,11 +24,9 @@
  * validateCSIPersistentVolumeSource (with validatePVSecretReference) and
  * validateLocalVolumeSource.
  *
- * Left to others: accessModes and the reclaim policy and volume mode enums
- * (core.ts), the one-of rules "must specify a volume type" and "may not
- * specify more than 1 volume type" (the union registry), the metadata, and
- * pkg/volume/validation's mount options annotation rule, which reads
- * `metadata.annotations`.
+ * Left to others: the one-of rules "must specify a volume type" and "may not
+ * specify more than 1 volume type" (the union registry) and the metadata, but
+ * for pkg/volume/validation's mount options annotation rule (checkMountOption).
  *
  * A field the schema marks required is reported Required here only when
  * present and empty: absent, it is the schema's finding. Repeated messages
@@ -50,8 +50,10 @@ import {
   invalid,
   invalidEach,
   isSet,
+  listAt,
   notSupported,
   objectAt,
+  oneOf,
   required,
   requiredIfEmpty,
   stringAt,
@@ -326,4 +328,87 @@ function validateVolumeAttributesClassName(s: JsonObject): Finding[] {
   if (!isSet(s, "csi"))
     out.push(required(child(spec, "csi"), "has to be specified when using volumeAttributesClassName", asError));
   return out;
+}
+
+// ---------------------------------------------------------------------------
+// The objects: a volume's access modes and enums, a claim's spec
+
+const accessModes = ["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"];
+const volumeModes = ["Block", "Filesystem"];
+
+/** The access modes of a claim or a volume: at least one, each supported, ReadWriteOncePod alone. */
+function validateAccessModes(s: JsonObject, path: FieldPath, detail: string): Finding[] {
+  const at = child(path, "accessModes");
+  const modes = listAt(s, "accessModes").filter((m): m is string => typeof m === "string");
+  if (listAt(s, "accessModes").length === 0) return [required(at, detail, asError)];
+  const out: Finding[] = [];
+  for (const mode of modes) if (!accessModes.includes(mode)) out.push(notSupported(at, mode, accessModes, asError));
+  const others = modes.some((m) => m !== "ReadWriteOncePod" && accessModes.includes(m));
+  if (modes.includes("ReadWriteOncePod") && others)
+    out.push(forbidden(at, "may not use ReadWriteOncePod with other access modes", asError));
+  return out;
+}
+
+/** A PersistentVolumeClaim: its spec. */
+export function validatePersistentVolumeClaim(object: JsonObject): Finding[] {
+  const s = objectAt(object, "spec");
+  return s === undefined ? [] : validatePersistentVolumeClaimSpec(s, ["spec"]);
+}
+
+/** ValidatePersistentVolumeClaimSpec's required fields and enums, of a claim's spec at `path`. */
+export function validatePersistentVolumeClaimSpec(s: JsonObject, path: FieldPath): Finding[] {
+  const out = validateAccessModes(s, path, "at least 1 access mode is required");
+  if (!isSet(objectAt(objectAt(s, "resources"), "requests"), "storage"))
+    out.push(required(child(path, "resources", { key: "storage" }), "", asError));
+  out.push(...oneOf(s, "volumeMode", path, volumeModes));
+  return out;
+}
+
+/** ValidatePersistentVolumeSpec's access modes and enums (the volume source is the union's). */
+export function validatePersistentVolume(object: JsonObject): Finding[] {
+  const s = objectAt(object, "spec");
+  if (s === undefined) return [];
+  const spec = ["spec"];
+  return [
+    ...validateAccessModes(s, spec, ""),
+    ...oneOf(s, "persistentVolumeReclaimPolicy", spec, ["Delete", "Recycle", "Retain"]),
+    ...oneOf(s, "volumeMode", spec, volumeModes),
+    ...validatePersistentVolumeSpec(s, stringAt(objectAt(object, "metadata"), "name") ?? ""),
+    ...checkMountOption(object, s),
+  ];
+}
+
+const mountOptionAnnotation = "volume.beta.kubernetes.io/mount-options";
+/** The sources that take mount options. */
+const mountingSources = [
+  "gcePersistentDisk",
+  "awsElasticBlockStore",
+  "glusterfs",
+  "nfs",
+  "rbd",
+  "quobyte",
+  "iscsi",
+  "cinder",
+  "cephfs",
+  "azureFile",
+  "vsphereVolume",
+  "azureDisk",
+  "photonPersistentDisk",
+];
+
+/**
+ * pkg/volume/validation/pv_validation.go checkMountOption: the beta mount options annotation on a volume
+ * whose source takes none, at `metadata.annotations.<key>` (Go's Child, not Key).
+ */
+function checkMountOption(object: JsonObject, s: JsonObject): Finding[] {
+  const annotations = objectAt(objectAt(object, "metadata"), "annotations");
+  if (annotations === undefined || !Object.hasOwn(annotations, mountOptionAnnotation)) return [];
+  if (mountingSources.some((source) => isSet(s, source))) return [];
+  return [
+    forbidden(
+      ["metadata", "annotations", mountOptionAnnotation],
+      "may not specify mount options for this volume type",
+      asError,
+    ),
+  ];
 }
