@@ -8,7 +8,7 @@
  */
 import type { Finding } from "../../findings/index.js";
 import { child, type FieldPath } from "../../path/index.js";
-import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
+import { getKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
 import {
   asError,
   forbidden,
@@ -17,9 +17,11 @@ import {
   isSet,
   isValidPercent,
   labelSelectorAsSelector,
+  listAt,
   nonNegative,
   nonNegativeAt,
   objectAt,
+  objectItems,
   oneOf,
   optionalIntAt,
   required,
@@ -30,6 +32,7 @@ import {
   templateLabels,
   validateLabelSelector,
 } from "./common.js";
+import { validatePersistentVolumeClaimSpec } from "./persistent-volumes.js";
 import { templateAfterPodSpec, validatePodSpec, validateTemplateMetadata } from "./pod.js";
 import { validateStatefulSetServiceName } from "./workload-rules.js";
 
@@ -202,10 +205,15 @@ export function validateDaemonSet(object: JsonObject, minor: number): Finding[] 
 
 /**
  * ValidateStatefulSetSpec. Through 1.33 the API server does not validate a
- * StatefulSet's pod spec (its volume mounts may name volume claim templates):
- * the pods are refused later, when the controller creates them. From 1.34
- * (kubernetes#131790, #132212) it validates the pod spec and the claim
- * templates on create, which kunion does not yet (docs/messages.md).
+ * StatefulSet's pod spec (its volume mounts may name volume claim templates)
+ * or its claim templates: the pods and claims are refused later, when the
+ * controller creates them. From 1.34 it validates both on create: the claim
+ * templates after the retention policy (kubernetes#132212,
+ * ValidateVolumeClaimTemplates), the pod spec in
+ * ValidatePodTemplateSpecForStatefulSet (kubernetes#131790) with a volume
+ * for each claim template, as the controller gives its pods. On an update
+ * the server skips either when the old StatefulSet's fail it; kunion, which
+ * reads each object alone, checks them as on create.
  */
 export function validateStatefulSet(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec");
@@ -222,6 +230,12 @@ export function validateStatefulSet(object: JsonObject, minor: number): Finding[
   const retentionAt = child(spec, "persistentVolumeClaimRetentionPolicy");
   for (const key of ["whenDeleted", "whenScaled"])
     out.push(...oneOf(retention, key, retentionAt, ["Retain", "Delete"]));
+  if (minor >= 34)
+    for (const [i, claim] of objectItems(s, "volumeClaimTemplates")) {
+      const claimSpec = objectAt(claim, "spec");
+      if (claimSpec !== undefined)
+        out.push(...validatePersistentVolumeClaimSpec(claimSpec, child(spec, "volumeClaimTemplates", i, "spec")));
+    }
   out.push(...nonNegativeAt(s, "replicas", spec), ...nonNegativeAt(s, "minReadySeconds", spec));
   const start = optionalIntAt(objectAt(s, "ordinals"), "start");
   out.push(...nonNegative(start, child(spec, "ordinals.start")));
@@ -244,9 +258,10 @@ export function validateStatefulSet(object: JsonObject, minor: number): Finding[
   const template = objectAt(s, "template");
   if (selected.selector === undefined) out.push(invalid(child(spec, "selector"), getKey(s, "selector"), "", asError));
   else {
-    // ValidatePodTemplateSpecForStatefulSet: the template's metadata, not its pod spec.
+    // ValidatePodTemplateSpecForStatefulSet: the template's metadata, and from 1.34 its pod spec.
     out.push(...selectorMatchesTemplate(selected.selector, template, templatePath));
     out.push(...validateTemplateMetadata(template, templatePath));
+    if (minor >= 34) out.push(...controllerPodSpec(withClaimVolumes(s, template), templatePath, minor));
   }
   out.push(...restartAlways(template, templatePath));
   if (isSet(objectAt(template, "spec"), "activeDeadlineSeconds"))
@@ -258,6 +273,24 @@ export function validateStatefulSet(object: JsonObject, minor: number): Finding[
       ),
     );
   return out;
+}
+
+/**
+ * The template with a volume for each claim template, as the StatefulSet controller's updateStorage gives its
+ * pods: a persistentVolumeClaim of the claim's name first, then the template's own volumes but one of a claim's
+ * name, which the claim replaces. So a mount may name a claim template.
+ */
+function withClaimVolumes(s: JsonObject, template: JsonObject | undefined): JsonObject | undefined {
+  const podSpec = objectAt(template, "spec");
+  const claims = new Set<string>();
+  for (const [, claim] of objectItems(s, "volumeClaimTemplates")) {
+    const name = stringAt(objectAt(claim, "metadata"), "name");
+    if (name) claims.add(name);
+  }
+  if (template === undefined || podSpec === undefined || claims.size === 0) return template;
+  const own = listAt(podSpec, "volumes").filter((v) => !(isObject(v) && claims.has(stringAt(v, "name") ?? "")));
+  const claimed = [...claims].map((name): JsonObject => ({ name, persistentVolumeClaim: { claimName: name } }));
+  return { ...template, spec: { ...podSpec, volumes: [...claimed, ...own] } };
 }
 
 // ---------------------------------------------------------------------------

@@ -144,12 +144,6 @@ const appsCases: [string, string, JsonObject, string[]][] = [
   ],
   [
     "StatefulSet",
-    "a pod spec the API server does not validate for StatefulSets",
-    { template: template({ containers: [{ name: "web" }] }) },
-    [],
-  ],
-  [
-    "StatefulSet",
     "maxUnavailable 0 and a negative start ordinal",
     { updateStrategy: { rollingUpdate: { maxUnavailable: 0 } }, ordinals: { start: -1 } },
     [
@@ -166,6 +160,72 @@ describe("workload controllers (apps validation)", () => {
 
   it("a Deployment without spec says nothing of its own", () => {
     expect(said("apps/v1", "Deployment", { ...deployment(), spec: null })).toEqual([]);
+  });
+});
+
+// kubernetes#131790 and #132212 (1.34): a StatefulSet's pod spec, with a volume for each claim template, and its
+// claim templates' specs are validated on create; through 1.33 neither is.
+describe("a StatefulSet's pod spec and claim templates, from 1.34", () => {
+  const claim = (name: string, spec: JsonObject = {}): JsonObject => ({
+    metadata: { name },
+    spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } }, ...spec },
+  });
+  const mounting = (mounts: string[], volumes: JsonObject[] = []) =>
+    template({
+      containers: [
+        { name: "web", image: "nginx", volumeMounts: mounts.map((name) => ({ name, mountPath: `/${name}` })) },
+      ],
+      volumes,
+    });
+  const sts = (spec: JsonObject) => apps("StatefulSet", { serviceName: "web", ...spec });
+
+  it("refuses a container without an image on 1.34 and later, not on 1.33", () => {
+    const noImage = sts({ template: template({ containers: [{ name: "web" }] }) });
+    expect(said("apps/v1", "StatefulSet", noImage, 33)).toEqual([]);
+    for (const minor of [34, 35, 36])
+      expect(said("apps/v1", "StatefulSet", noImage, minor)).toEqual([
+        "spec.template.spec.containers[0].image: Required value",
+      ]);
+  });
+
+  it("takes a mount of a claim template's name as a mount of its volume", () => {
+    const ok = sts({
+      template: mounting(["data", "config"], [{ name: "config", emptyDir: {} }]),
+      volumeClaimTemplates: [claim("data")],
+    });
+    expect(said("apps/v1", "StatefulSet", ok, 36)).toEqual([]);
+    const unknown = sts({ template: mounting(["logs"]), volumeClaimTemplates: [claim("data")] });
+    expect(said("apps/v1", "StatefulSet", unknown, 36)).toEqual([
+      'spec.template.spec.containers[0].volumeMounts[0].name: Not found: "logs"',
+    ]);
+  });
+
+  it("replaces a volume of a claim template's name, and counts the template's own volumes after the claims", () => {
+    const volumes = [
+      { name: "data", emptyDir: {} },
+      { name: "Bad_Name", emptyDir: {} },
+    ];
+    const shadowed = sts({ template: mounting(["data"], volumes), volumeClaimTemplates: [claim("data")] });
+    expect(said("apps/v1", "StatefulSet", shadowed, 36)).toEqual([
+      expect.stringMatching(
+        /^spec\.template\.spec\.volumes\[1\]\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 label/,
+      ),
+    ]);
+  });
+
+  it("refuses a claim template without access modes or a storage request on 1.34 and later", () => {
+    const bare = sts({ volumeClaimTemplates: [{ metadata: { name: "data" }, spec: { resources: {} } }] });
+    expect(said("apps/v1", "StatefulSet", bare, 33)).toEqual([]);
+    expect(said("apps/v1", "StatefulSet", bare, 34)).toEqual([
+      "spec.volumeClaimTemplates[0].spec.accessModes: Required value: at least 1 access mode is required",
+      "spec.volumeClaimTemplates[0].spec.resources[storage]: Required value",
+    ]);
+    const twoModes = sts({
+      volumeClaimTemplates: [claim("data", { accessModes: ["ReadWriteOncePod", "ReadWriteOnce"] })],
+    });
+    expect(said("apps/v1", "StatefulSet", twoModes, 36)).toEqual([
+      "spec.volumeClaimTemplates[0].spec.accessModes: Forbidden: may not use ReadWriteOncePod with other access modes",
+    ]);
   });
 });
 
