@@ -159,6 +159,26 @@ spec:
     ]);
   });
 
+  it("gives a built-in kind's rules the base revision: a StatefulSet's already-invalid pod spec stays updatable", () => {
+    const sts = (replicas: number, image: string) => `apiVersion: apps/v1
+kind: StatefulSet
+metadata: { name: db, namespace: prod }
+spec:
+  replicas: ${replicas}
+  serviceName: db
+  selector: { matchLabels: { app: db } }
+  template:
+    metadata: { labels: { app: db } }
+    spec: { containers: [{ name: db${image} }] }
+`;
+    const messages = (before: string | undefined, after: string) =>
+      checkChanges([{ path: "db.yaml", before, after }]).map((f) => f.message);
+    const imageRequired = "spec.template.spec.containers[0].image: Required value";
+    expect(messages(undefined, sts(1, ""))).toEqual([imageRequired]);
+    expect(messages(sts(1, ""), sts(2, ""))).toEqual([]);
+    expect(messages(sts(1, ", image: postgres"), sts(2, ""))).toEqual([imageRequired]);
+  });
+
   it("puts the notice of a changed CRD that a repository CRD declares differently on the changed file", () => {
     const crds = [{ path: "crds/standard/widgets.yaml", text: sized }];
     const changed = crd("size: {type: integer}");

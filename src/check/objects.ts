@@ -242,7 +242,12 @@ function validateServedObject(
             isWordedDiscriminator(target.unions, f.path)
           ),
       );
-      return [...notes, ...schema, ...validateHandWritten(apiVersion, kind, object, minorOf(release)), ...unions];
+      return [
+        ...notes,
+        ...schema,
+        ...validateHandWritten(apiVersion, kind, object, minorOf(release), oldObject),
+        ...unions,
+      ];
     }
     case "smd":
       return validateUnions({ object, oldObject, schema: target.unions }, { ratcheting });

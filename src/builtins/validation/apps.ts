@@ -212,12 +212,14 @@ export function validateDaemonSet(object: JsonObject, minor: number): Finding[] 
  * ValidateVolumeClaimTemplates), the pod spec in
  * ValidatePodTemplateSpecForStatefulSet (kubernetes#131790) with a volume
  * for each claim template, as the controller gives its pods. On an update
- * the server skips either when the old StatefulSet's fail it; kunion, which
- * reads each object alone, checks them as on create.
+ * (`oldObject`) it skips either when the old StatefulSet's already fail it
+ * (StatefulSetValidationOptions' SkipValidatePodTemplateSpec and
+ * SkipValidateVolumeClaimTemplates), so an old object stays updatable.
  */
-export function validateStatefulSet(object: JsonObject, minor: number): Finding[] {
+export function validateStatefulSet(object: JsonObject, minor: number, oldObject?: JsonObject): Finding[] {
   const s = objectAt(object, "spec");
   if (s === undefined) return [];
+  const oldSpec = objectAt(oldObject, "spec");
   const out: Finding[] = [];
   // An unset policy is defaulted to OrderedReady.
   const podManagement = stringAt(s, "podManagementPolicy");
@@ -230,12 +232,7 @@ export function validateStatefulSet(object: JsonObject, minor: number): Finding[
   const retentionAt = child(spec, "persistentVolumeClaimRetentionPolicy");
   for (const key of ["whenDeleted", "whenScaled"])
     out.push(...oneOf(retention, key, retentionAt, ["Retain", "Delete"]));
-  if (minor >= 34)
-    for (const [i, claim] of objectItems(s, "volumeClaimTemplates")) {
-      const claimSpec = objectAt(claim, "spec");
-      if (claimSpec !== undefined)
-        out.push(...validatePersistentVolumeClaimSpec(claimSpec, child(spec, "volumeClaimTemplates", i, "spec")));
-    }
+  if (minor >= 34 && (oldSpec === undefined || claimTemplates(oldSpec).length === 0)) out.push(...claimTemplates(s));
   out.push(...nonNegativeAt(s, "replicas", spec), ...nonNegativeAt(s, "minReadySeconds", spec));
   const start = optionalIntAt(objectAt(s, "ordinals"), "start");
   out.push(...nonNegative(start, child(spec, "ordinals.start")));
@@ -261,7 +258,8 @@ export function validateStatefulSet(object: JsonObject, minor: number): Finding[
     // ValidatePodTemplateSpecForStatefulSet: the template's metadata, and from 1.34 its pod spec.
     out.push(...selectorMatchesTemplate(selected.selector, template, templatePath));
     out.push(...validateTemplateMetadata(template, templatePath));
-    if (minor >= 34) out.push(...controllerPodSpec(withClaimVolumes(s, template), templatePath, minor));
+    if (minor >= 34 && (oldSpec === undefined || statefulPodSpec(oldSpec, minor).length === 0))
+      out.push(...statefulPodSpec(s, minor));
   }
   out.push(...restartAlways(template, templatePath));
   if (isSet(objectAt(template, "spec"), "activeDeadlineSeconds"))
@@ -274,6 +272,20 @@ export function validateStatefulSet(object: JsonObject, minor: number): Finding[
     );
   return out;
 }
+
+/** ValidateVolumeClaimTemplates: each claim template's spec. */
+function claimTemplates(s: JsonObject): Finding[] {
+  return objectItems(s, "volumeClaimTemplates").flatMap(([i, claim]) => {
+    const claimSpec = objectAt(claim, "spec");
+    return claimSpec === undefined
+      ? []
+      : validatePersistentVolumeClaimSpec(claimSpec, child(spec, "volumeClaimTemplates", i, "spec"));
+  });
+}
+
+/** The pod spec ValidatePodTemplateSpecForStatefulSet validates: the template's, with the claims' volumes. */
+const statefulPodSpec = (s: JsonObject, minor: number): Finding[] =>
+  controllerPodSpec(withClaimVolumes(s, objectAt(s, "template")), templatePath, minor);
 
 /**
  * The template with a volume for each claim template, as the StatefulSet controller's updateStorage gives its

@@ -52,7 +52,8 @@ import { warningsFor } from "./warnings.js";
 import { validateControllerRevision } from "./workload-rules.js";
 
 /** A kind's hand-written validation, for release 1.`minor`. */
-type Validator = (object: JsonObject, minor: number) => Finding[];
+/** A kind's rules; `oldObject`, on an update, for the rules the server skips when the old object fails them. */
+type Validator = (object: JsonObject, minor: number, oldObject?: JsonObject) => Finding[];
 
 const validators: Readonly<Record<string, Validator>> = Object.freeze(
   Object.assign(Object.create(null) as Record<string, Validator>, {
@@ -136,14 +137,23 @@ const usesCoreObjectMeta = (apiVersion: string, kind: string): boolean => {
   );
 };
 
-/** The hand-written rules' findings for a built-in object, and the warnings release `minor` (36 for 1.36) would send with it. */
-export function validateHandWritten(apiVersion: string, kind: string, object: JsonObject, minor: number): Finding[] {
+/**
+ * The hand-written rules' findings for a built-in object, and the warnings release `minor` (36 for 1.36) would
+ * send with it; on an update, `oldObject` is the object as stored.
+ */
+export function validateHandWritten(
+  apiVersion: string,
+  kind: string,
+  object: JsonObject,
+  minor: number,
+  oldObject?: JsonObject,
+): Finding[] {
   const validate = validators[`${apiVersion}/${kind}`];
   // The server prints its errors through ErrorList.ToAggregate and records each warning once: a message said
   // twice is said once.
   return once([
     ...(usesCoreObjectMeta(apiVersion, kind) ? validateKubeFinalizers(object) : []),
-    ...(validate === undefined ? [] : validate(object, minor)),
+    ...(validate === undefined ? [] : validate(object, minor, oldObject)),
     ...warningsFor(apiVersion, kind, object, minor),
   ]);
 }

@@ -11,6 +11,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../value/index.js";
+import { validateHandWritten } from "./index.js";
 import { container, deployment, said, template } from "./test-helpers.js";
 
 const apps = (kind: string, spec: JsonObject): JsonObject => ({
@@ -210,6 +211,27 @@ describe("a StatefulSet's pod spec and claim templates, from 1.34", () => {
       expect.stringMatching(
         /^spec\.template\.spec\.volumes\[1\]\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 label/,
       ),
+    ]);
+  });
+
+  // StatefulSetValidationOptions' SkipValidatePodTemplateSpec and SkipValidateVolumeClaimTemplates
+  it("on an update, skips what the old StatefulSet already failed, so it stays updatable", () => {
+    const bare = { metadata: { name: "data" }, spec: { resources: {} } };
+    const invalid = sts({ template: template({ containers: [{ name: "web" }] }), volumeClaimTemplates: [bare] });
+    const valid = sts({ volumeClaimTemplates: [claim("data")] });
+    const update = (old: JsonObject) =>
+      validateHandWritten(
+        "apps/v1",
+        "StatefulSet",
+        { ...invalid, spec: { ...(invalid.spec as JsonObject), replicas: 3 } },
+        36,
+        old,
+      ).map((f) => f.message);
+    expect(update(invalid)).toEqual([]);
+    expect(update(valid)).toEqual([
+      "spec.volumeClaimTemplates[0].spec.accessModes: Required value: at least 1 access mode is required",
+      "spec.volumeClaimTemplates[0].spec.resources[storage]: Required value",
+      "spec.template.spec.containers[0].image: Required value",
     ]);
   });
 
