@@ -19,6 +19,7 @@
  * strategy.go passed no type) is not modelled.
  */
 import { describe, expect, it } from "vitest";
+import { widgetCrd } from "../../../test/widget-crd.js";
 import type { JsonObject } from "../../value/index.js";
 import { unrecognizedFormatWarnings } from "./crd-warnings.js";
 
@@ -230,34 +231,17 @@ describe("unrecognizedFormatWarnings: the whole CRD", () => {
 
 describe("a CRD among the inputs, checked as the object it is (validateObject)", () => {
   it("gets the warning at its format's line, from 1.34", async () => {
-    const { buildCatalog, validateObject } = await import("../../check/index.js");
-    const { catalog } = buildCatalog([], []);
-    const crd = {
-      apiVersion: "apiextensions.k8s.io/v1",
-      kind: "CustomResourceDefinition",
-      metadata: { name: "things.example.com" },
-      spec: {
-        group: "example.com",
-        names: { kind: "Thing", plural: "things" },
-        scope: "Namespaced",
-        versions: [
-          {
-            name: "v1",
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: { type: "object", properties: { ip: { type: "string", format: "ip" } } },
-            },
-          },
-        ],
-      },
-    };
-    const warnings = (release: "1.33" | "1.34") =>
-      validateObject(catalog, crd.apiVersion, crd.kind, crd, { kubernetesVersion: release })
+    const { loadWorkspace, validateObjects } = await import("../../check/index.js");
+    // the CRD's properties start on its line 16
+    const text = widgetCrd({ properties: "ip: {type: string, format: ip}" });
+    const warnings = (kubernetesVersion: "1.33" | "1.34") => {
+      const { catalog, objects } = loadWorkspace({ inputs: [{ path: "crd.yaml", text }], kubernetesVersion });
+      return validateObjects(objects, catalog, { kubernetesVersion })
         .filter((f) => f.severity === "warning")
-        .map((f) => `${f.field}: ${f.message}`);
+        .map((f) => `${f.line}: ${f.field}: ${f.message}`);
+    };
     expect(warnings("1.34")).toEqual([
-      'spec.versions[0].schema.openAPIV3Schema.properties[ip].format: unrecognized format "ip"',
+      '16: spec.versions[0].schema.openAPIV3Schema.properties[ip].format: unrecognized format "ip"',
     ]);
     expect(warnings("1.33")).toEqual([]);
   });
