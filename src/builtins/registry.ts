@@ -361,7 +361,7 @@ const horizontalPodAutoscaler = struct("HorizontalPodAutoscaler", {
 const ingressBackend = struct(
   "IngressBackend",
   { service: opaque(), resource: opaque() },
-  { members: ["service", "resource"], exactlyOne: true },
+  { members: ["service", "resource"], exactlyOne: true, wording: "ingressBackend" },
 );
 const ingress = struct("Ingress", {
   spec: struct("IngressSpec", {
@@ -425,7 +425,7 @@ const priorityLevelConfiguration = struct("PriorityLevelConfiguration", {
 });
 
 // ---------------------------------------------------------------------------
-// admissionregistration.k8s.io/v1alpha1, v1beta1
+// admissionregistration.k8s.io/v1alpha1, v1beta1, v1
 
 const mutation = struct(
   "Mutation",
@@ -437,6 +437,7 @@ const mutation = struct(
       { field: "jsonPatch", value: "JSONPatch" },
     ],
     exactlyOne: true,
+    wording: "mutation",
   },
 );
 const mutatingAdmissionPolicy = struct("MutatingAdmissionPolicy", {
@@ -477,7 +478,11 @@ const kinds: readonly (readonly [apiVersions: readonly string[], kind: string, s
   [["flowcontrol.apiserver.k8s.io/v1"], "FlowSchema", flowSchema],
   [["flowcontrol.apiserver.k8s.io/v1"], "PriorityLevelConfiguration", priorityLevelConfiguration],
   [
-    ["admissionregistration.k8s.io/v1alpha1", "admissionregistration.k8s.io/v1beta1"],
+    [
+      "admissionregistration.k8s.io/v1alpha1",
+      "admissionregistration.k8s.io/v1beta1",
+      "admissionregistration.k8s.io/v1",
+    ],
     "MutatingAdmissionPolicy",
     mutatingAdmissionPolicy,
   ],

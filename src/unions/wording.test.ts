@@ -306,6 +306,22 @@ describe("envFromSource", () => {
   });
 });
 
+describe("ingressBackend", () => {
+  const u = union("ingressBackend", ["service", "resource"]);
+  const at = ["spec", "rules", 0, "http", "paths", 1, "backend"];
+
+  it("refuses both members as validateIngressBackend does, and lets an empty backend pass", () => {
+    // kubernetes pkg/apis/networking/validation/validation.go validateIngressBackend: `case hasResourceBackend &&
+    // hasServiceBackend` is the only case that reports the union; there is no default case.
+    const both = { service: { name: "web", port: { number: 80 } }, resource: { kind: "Bucket", name: "b" } };
+    expect(messages(u, both, at)).toEqual([
+      'spec.rules[0].http.paths[1].backend: Invalid value: "": cannot set both resource and service backends',
+    ]);
+    expect(messages(u, {}, at)).toEqual([]);
+    expect(messages(u, { resource: { kind: "Bucket", name: "b" } }, at)).toEqual([]);
+  });
+});
+
 describe("seccompProfile", () => {
   const u = union("seccompProfile", [["localhostProfile", "Localhost", "scalar"]], "type", [
     "RuntimeDefault",
@@ -380,8 +396,10 @@ describe("wordings", () => {
       "envVar",
       "envVarSource",
       "handler",
+      "ingressBackend",
       "metricSource",
       "metricStatus",
+      "mutation",
       "persistentVolumeSource",
       "seccompProfile",
       "statefulSetUpdateStrategy",

@@ -310,6 +310,15 @@ const envFromSource: Wording = (input) => {
   return [];
 };
 
+/**
+ * networking's validateIngressBackend: both a Service and a resource is Invalid at the backend, with an empty
+ * value; neither is not checked at all (the switch has no default case), so an empty backend passes.
+ */
+const ingressBackend: Wording = (input) =>
+  fieldIsSet(input, "service") && fieldIsSet(input, "resource")
+    ? [invalid(input.path, "", "cannot set both resource and service backends", extra())]
+    : [];
+
 const profileTypes = ["Localhost", "RuntimeDefault", "Unconfined"];
 
 /**
@@ -404,6 +413,12 @@ const metricSource: Wording = (input) => {
  */
 const metricStatus: Wording = () => [];
 
+/**
+ * A MutatingAdmissionPolicy's mutation: admissionregistration's validateMutation, ported with the policy's other
+ * rules (builtins/validation/mutating-policy.ts), reports its patchType union in the server's words.
+ */
+const mutation: Wording = () => [];
+
 /** Wording keys, as set in `Union.wording` by the built-in registry. */
 export const wordings: Readonly<Record<string, Wording>> = Object.freeze(
   Object.assign(Object.create(null) as Record<string, Wording>, {
@@ -416,9 +431,11 @@ export const wordings: Readonly<Record<string, Wording>> = Object.freeze(
     envVar,
     envVarSource,
     envFromSource,
+    ingressBackend,
     seccompProfile,
     appArmorProfile,
     metricSource,
     metricStatus,
+    mutation,
   }),
 );

@@ -11,6 +11,8 @@
  * SetDefaults_ParamRef). The valid policies are the Kubernetes docs' (mutating-admission-policy.md).
  */
 import { describe, expect, it } from "vitest";
+import "../all-releases.js";
+import { buildCatalog, validateObject } from "../../check/index.js";
 import type { Finding } from "../../findings/index.js";
 import type { JsonObject } from "../../value/index.js";
 import { validateMutatingAdmissionPolicy, validateMutatingAdmissionPolicyBinding } from "./mutating-policy.js";
@@ -287,6 +289,30 @@ const policyCases: Case[] = [
 describe("MutatingAdmissionPolicy", () => {
   it.each(policyCases)("%s", (_, object, expected) => {
     expect(said(validateMutatingAdmissionPolicy(object, 36))).toEqual([...expected].sort());
+  });
+});
+
+describe("a mutation's patchType union, through the whole pass", () => {
+  it("is said once, in validateMutation's words, not again in apimachinery's generic union words", () => {
+    const { catalog } = buildCatalog([], []);
+    const mutations: JsonObject[] = [
+      { patchType: "JSONPatch" },
+      { patchType: "ApplyConfiguration", applyConfiguration: { expression: sidecar }, jsonPatch: { expression: "[]" } },
+    ];
+    for (const [apiVersion, release] of [
+      ["admissionregistration.k8s.io/v1beta1", "1.34"],
+      ["admissionregistration.k8s.io/v1", "1.36"],
+    ] as const) {
+      const object = policy({ mutations });
+      object.apiVersion = apiVersion;
+      const findings = validateObject(catalog, apiVersion, "MutatingAdmissionPolicy", object, {
+        kubernetesVersion: release,
+      });
+      expect(findings.map((f) => f.message)).toEqual([
+        "spec.mutations[0].jsonPatch: Required value: must be specified when patchType is JSONPatch",
+        'spec.mutations[1].jsonPatch: Invalid value: "{jsonPatch}": must not be specified when patchType is ApplyConfiguration',
+      ]);
+    }
   });
 });
 
