@@ -69,12 +69,15 @@ export interface CatalogOptions {
   schemasOnly?: ReadonlySet<string>;
 }
 
-/**
- * What the API server keeps of CRD `old` when a version's schema becomes `schema` (apiextensions validation.go):
- * the rules and message expressions it had anywhere (preexistingExpressions), and whether this version's schema
- * is as it was (versionsWithUnchangedSchemas).
- */
-function updateContext(old: JsonObject, version: string, schema: JsonObject): UpdateContext {
+/** A CRD as it was before an update: its versions, and the rules and message expressions it had anywhere. */
+interface OldCrd {
+  crd: Crd;
+  rules: ReadonlySet<string>;
+  messageExpressions: ReadonlySet<string>;
+}
+
+/** Reads CRD `old` once for every version of its update (apiextensions validation.go preexistingExpressions). */
+function readOldCrd(old: JsonObject): OldCrd {
   const rules = new Set<string>();
   const messageExpressions = new Set<string>();
   const { crd } = readCrd(old);
@@ -93,8 +96,20 @@ function updateContext(old: JsonObject, version: string, schema: JsonObject): Up
       for (const x of Object.values(v)) stack.push(x);
     }
   }
-  const before = crd.versions.find((v) => v.name === version)?.openAPIV3Schema;
-  return { rules, messageExpressions, suppressPerExpressionCost: before !== undefined && deepEqual(before, schema) };
+  return { crd, rules, messageExpressions };
+}
+
+/**
+ * What the API server keeps of CRD `old` when a version's schema becomes `schema`: the expressions it had, and
+ * whether this version's schema is as it was (versionsWithUnchangedSchemas).
+ */
+function updateContext(old: OldCrd, version: string, schema: JsonObject): UpdateContext {
+  const before = old.crd.versions.find((v) => v.name === version)?.openAPIV3Schema;
+  return {
+    rules: old.rules,
+    messageExpressions: old.messageExpressions,
+    suppressPerExpressionCost: before !== undefined && deepEqual(before, schema),
+  };
 }
 
 const arrayAt = (o: JsonObject, key: string): JsonValue[] => {
@@ -115,9 +130,12 @@ export function buildCatalog(
   options: CatalogOptions = {},
 ): { catalog: Catalog; findings: Finding[] } {
   const celLibraries = celLibrariesOf(minorOf(options.kubernetesVersion ?? defaultRelease));
-  const olds = new Map<string, JsonObject>();
+  const olds = new Map<string, OldCrd>();
   for (const d of withListItems(options.old ?? []))
-    if (isCrd(d.value)) olds.set(readCrd(d.value).crd.name, d.value as JsonObject);
+    if (isCrd(d.value)) {
+      const old = readOldCrd(d.value as JsonObject);
+      olds.set(old.crd.name, old);
+    }
   const findings: Finding[] = [];
   const crds: Crd[] = [];
   const compiled = new Map<CrdVersion, CompiledSchema>();
