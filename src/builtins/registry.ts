@@ -450,7 +450,7 @@ const mutatingAdmissionPolicy = struct("MutatingAdmissionPolicy", {
 const deviceRequest = struct(
   "DeviceRequest",
   { name: string(), exactly: opaque(), firstAvailable: listOf(opaque()) },
-  { members: ["exactly", "firstAvailable"], exactlyOne: true },
+  { members: ["exactly", "firstAvailable"], exactlyOne: true, wording: "deviceRequest" },
 );
 const resourceClaimSpec = struct("ResourceClaimSpec", {
   devices: struct("DeviceClaim", { requests: listOf(deviceRequest) }),

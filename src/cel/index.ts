@@ -2,7 +2,8 @@
  * CEL for `x-kubernetes-validations`, as the API server evaluates it
  * (apiextensions-apiserver pkg/apiserver/schema/cel), the free-standing
  * expressions of conversion declarations, and admission configurations'
- * expressions, checked as the server compiles them (admission.ts); the one
+ * expressions, checked as the server compiles them (admission.ts), and DRA's
+ * device selectors, compiled in their own environment (dra.ts); the one
  * entry other folders import.
  * Three rooms behind it:
  * - `language/`: CEL itself: parsing with the syntax @bufbuild/cel lacks, the
@@ -38,6 +39,7 @@ import {
 
 export { DOCUMENT_WORK_LIMIT, PER_CALL_LIMIT, RUNTIME_BUDGET, WorkBudget, withWorkBudget } from "./cost/meter.js";
 export { cardinalityFactor } from "./cost/sizes.js";
+export { type DraSelectorOptions, draSelectorError } from "./dra.js";
 export { escapeName, isCelIdentifier, unescapeName } from "./language/escape.js";
 export {
   type CelBadValue,

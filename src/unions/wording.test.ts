@@ -392,6 +392,7 @@ describe("wordings", () => {
       "appArmorProfile",
       "daemonSetUpdateStrategy",
       "deploymentStrategy",
+      "deviceRequest",
       "envFromSource",
       "envVar",
       "envVarSource",

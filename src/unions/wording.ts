@@ -17,6 +17,7 @@ import { type Finding, forbidden, invalid, notSupported, required, type Severity
 import { child, type FieldPath, type PathSegment } from "../path/index.js";
 import type { Union, UnionMember } from "../schema/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import { deviceRequest } from "./wording-resource.js";
 
 export interface WordingInput {
   union: Union;
@@ -423,6 +424,7 @@ const mutation: Wording = () => [];
 export const wordings: Readonly<Record<string, Wording>> = Object.freeze(
   Object.assign(Object.create(null) as Record<string, Wording>, {
     deploymentStrategy,
+    deviceRequest,
     daemonSetUpdateStrategy,
     statefulSetUpdateStrategy,
     handler,

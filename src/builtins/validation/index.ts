@@ -48,6 +48,7 @@ import { validateRuntimeClass } from "./node.js";
 import { validatePersistentVolume, validatePersistentVolumeClaim } from "./persistent-volumes.js";
 import { validatePodDisruptionBudget } from "./policy.js";
 import { validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from "./rbac.js";
+import { validateDeviceClass, validateResourceClaim, validateResourceClaimTemplate } from "./resource.js";
 import { warningsFor } from "./warnings.js";
 import { validateControllerRevision } from "./workload-rules.js";
 
@@ -105,6 +106,10 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
     "rbac.authorization.k8s.io/v1/ClusterRole": validateClusterRole,
     "rbac.authorization.k8s.io/v1/RoleBinding": validateRoleBinding,
     "rbac.authorization.k8s.io/v1/ClusterRoleBinding": validateClusterRoleBinding,
+    // served from 1.34
+    "resource.k8s.io/v1/DeviceClass": validateDeviceClass,
+    "resource.k8s.io/v1/ResourceClaim": validateResourceClaim,
+    "resource.k8s.io/v1/ResourceClaimTemplate": validateResourceClaimTemplate,
   }),
 );
 

@@ -376,7 +376,7 @@ const templateMetaForbidden: readonly [string, string][] = [
  * field unset. An empty list counts as unset here (Go's reflect.DeepEqual
  * would tell it from nil).
  */
-function validateTemplateObjectMeta(metadata: JsonObject, path: FieldPath): Finding[] {
+export function validateTemplateObjectMeta(metadata: JsonObject, path: FieldPath): Finding[] {
   const out = validateAnnotations(objectAt(metadata, "annotations"), child(path, "annotations"));
   out.push(...validateLabels(stringMapAt(metadata, "labels"), child(path, "labels")));
   for (const [key, goName] of templateMetaForbidden) {
