@@ -390,6 +390,7 @@ const subject = struct(
       { field: "serviceAccount", value: "ServiceAccount" },
     ],
     exactlyOne: true,
+    wording: "flowSchemaSubject",
   },
 );
 const flowSchema = struct("FlowSchema", {
@@ -402,7 +403,13 @@ const limitResponse = struct(
   "LimitResponse",
   { type: string(), queuing: opaque() },
   // The value is the Go constant `Queue` (not `Queuing`).
-  { discriminator: "type", members: [{ field: "queuing", value: "Queue" }], emptyValues: ["Reject"], exactlyOne: true },
+  {
+    discriminator: "type",
+    members: [{ field: "queuing", value: "Queue" }],
+    emptyValues: ["Reject"],
+    exactlyOne: true,
+    wording: "limitResponse",
+  },
 );
 const priorityLevelConfiguration = struct("PriorityLevelConfiguration", {
   spec: struct(
@@ -420,6 +427,7 @@ const priorityLevelConfiguration = struct("PriorityLevelConfiguration", {
         { field: "exempt", value: "Exempt", optional: true },
       ],
       exactlyOne: true,
+      wording: "priorityLevelConfigurationSpec",
     },
   ),
 });

@@ -9,11 +9,14 @@
  * checks apimachinery's IsValidIPForLegacyField and IsValidCIDRForLegacyField
  * make with them, and the warnings of GetWarningsForIP and GetWarningsForCIDR),
  * JSON (encoding/json's scanner, and json.Unmarshal into a map), strconv.Quote
- * (`%q`), strings.TrimSpace. The CEL libraries, the OpenAPI formats and the built-in
- * kinds' formats all call these. Failures are GoError values carrying Go's
+ * (`%q`), strings.TrimSpace, and the first steps of a CSR's parsing
+ * (Kubernetes' certificates.ParseCSR and the outer element of
+ * x509.ParseCertificateRequest). The CEL libraries, the OpenAPI formats and
+ * the built-in kinds' formats all call these. Failures are GoError values carrying Go's
  * message (the IP checks return apimachinery's messages). Imports nothing.
  */
 export { decodeBase64 } from "./base64.js";
+export { CSR_PEM_TYPE_ERROR, certificateRequestError } from "./csr.js";
 export { parseDuration, parseOpenAPIDuration } from "./duration.js";
 export { GoError, quote } from "./error.js";
 export {
@@ -28,7 +31,9 @@ export {
   isLinkLocalUnicast,
   isLoopback,
   isUnspecified,
+  isValidCIDR,
   isValidCIDRForLegacyField,
+  isValidIP,
   isValidIPForLegacyField,
   legacyIPWarnings,
   networkNumber,

@@ -20,7 +20,9 @@ import {
   isLinkLocalUnicast,
   isLoopback,
   isUnspecified,
+  isValidCIDR,
   isValidCIDRForLegacyField,
+  isValidIP,
   isValidIPForLegacyField,
   legacyIPWarnings,
   networkNumber,
@@ -360,5 +362,32 @@ describe("1.32's Service warnings (pkg/api/service/warnings.go getWarningsForIP,
     ["10.1.2.3/8", true, []],
   ])("%s", (value, prefix, want) => {
     expect(legacyIPWarnings(value, prefix)).toEqual(want);
+  });
+});
+
+describe("apimachinery IsValidIP and IsValidCIDR", () => {
+  it.each([
+    ["192.168.1.5", []],
+    ["0.0.0.0", []],
+    ["2001:db8::1", []],
+    ["::1", []],
+    ["2001:DB8::1", ['must be in canonical form ("2001:db8::1")']],
+    ["2001:db8:0:0:0:0:0:1", ['must be in canonical form ("2001:db8::1")']],
+    ["192.168.001.5", ["must not have leading 0s"]],
+    ["::ffff:192.168.1.5", ["must not be an IPv4-mapped IPv6 address"]],
+    ["my-ip", ["must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"]],
+    ["", ["must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"]],
+  ])("IsValidIP(%j)", (value, expected) => {
+    expect(isValidIP(value)).toEqual(expected);
+  });
+
+  it.each([
+    ["10.0.0.0/8", []],
+    ["0.0.0.0/0", []],
+    ["::/0", []],
+    ["10.0.0.0/08", ["must not have leading 0s in IP or prefix length"]],
+    ["fd00:0::/8", ['must be in canonical form ("fd00::/8")']],
+  ])("IsValidCIDR(%j)", (value, expected) => {
+    expect(isValidCIDR(value)).toEqual(expected);
   });
 });

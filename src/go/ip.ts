@@ -245,6 +245,29 @@ export function isValidCIDRForLegacyField(value: string, strict: boolean): strin
   return [];
 }
 
+/**
+ * apimachinery validation.IsValidIP: an address netip accepts (no leading zeros, not IPv4-mapped), then
+ * written as Go writes it back. The details, without the field.
+ */
+export function isValidIP(value: string): string[] {
+  const errs = isValidIPForLegacyField(value, true);
+  if (errs.length > 0) return errs;
+  const canonical = ipString((parseIPSloppy(value) as IP).bytes);
+  return value === canonical ? [] : [`must be in canonical form (${quote(canonical)})`];
+}
+
+/**
+ * apimachinery validation.IsValidCIDR: a subnet netip accepts (no leading zeros, no IPv4-mapped address,
+ * no bits past the prefix), then written as net.IPNet writes it back.
+ */
+export function isValidCIDR(value: string): string[] {
+  const errs = isValidCIDRForLegacyField(value, true);
+  if (errs.length > 0) return errs;
+  const cidr = parseCIDRSloppy(value) as CIDR;
+  const canonical = `${ipString(networkNumber(cidr))}/${cidr.bits}`;
+  return value === canonical ? [] : [`must be in canonical form (${quote(canonical)})`];
+}
+
 function hostBitsClear(cidr: CIDR): boolean {
   const address = cidr.size === 4 ? cidr.ip.bytes.subarray(12) : cidr.ip.bytes;
   return networkNumber(cidr).every((b, i) => b === address[i]);

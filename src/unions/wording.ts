@@ -17,6 +17,7 @@ import { type Finding, forbidden, invalid, notSupported, required, type Severity
 import { child, type FieldPath, type PathSegment } from "../path/index.js";
 import type { Union, UnionMember } from "../schema/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import { flowSchemaSubject, limitResponse, priorityLevelConfigurationSpec } from "./wording-flowcontrol.js";
 import { deviceRequest } from "./wording-resource.js";
 
 export interface WordingInput {
@@ -439,5 +440,8 @@ export const wordings: Readonly<Record<string, Wording>> = Object.freeze(
     metricSource,
     metricStatus,
     mutation,
+    flowSchemaSubject,
+    limitResponse,
+    priorityLevelConfigurationSpec,
   }),
 );

@@ -71,6 +71,7 @@ import {
   validateResourceQuantityValue,
 } from "./resources.js";
 import { setOneOf } from "./security.js";
+import { validateParameters, validateProvisioner } from "./storage.js";
 
 /** A quantity bad value: Quantity.String(), unquoted. */
 const invalidQuantity = (path: FieldPath, q: Quantity, detail: string) => invalidShown(path, quantityString(q), detail);
@@ -78,34 +79,9 @@ const invalidQuantity = (path: FieldPath, q: Quantity, detail: string) => invali
 // ---------------------------------------------------------------------------
 // StorageClass
 
-const maxProvisionerParameterSize = 256 * 1024;
-const maxProvisionerParameterLen = 512;
-
 export function validateStorageClass(object: JsonObject): Finding[] {
-  const out: Finding[] = [];
-  // validateProvisioner: a qualified name once lower-cased, and the lower-cased name is the bad value.
-  const provisioner = stringAt(object, "provisioner");
-  if (provisioner === "") out.push(...requiredIfEmpty(object, "provisioner", []));
-  else if (provisioner !== undefined) {
-    const lower = provisioner.toLowerCase();
-    out.push(...invalidEach(["provisioner"], lower, isQualifiedName(lower)));
-  }
-  // validateParameters, allowing an empty map.
-  const parameters = objectAt(object, "parameters");
-  if (parameters !== undefined) {
-    const entries = Object.entries(parameters);
-    if (entries.length > maxProvisionerParameterLen)
-      out.push(tooLong(["parameters"], "", maxProvisionerParameterLen, asError));
-    else {
-      let size = 0;
-      for (const [k, v] of entries) {
-        if (k === "") out.push(invalid(["parameters"], k, "field can not be empty.", asError));
-        size += byteLength(k) + (typeof v === "string" ? byteLength(v) : 0);
-      }
-      if (size > maxProvisionerParameterSize)
-        out.push(tooLong(["parameters"], "", maxProvisionerParameterSize, asError));
-    }
-  }
+  // validateParameters allows a StorageClass an empty map
+  const out = [...validateProvisioner(object, "provisioner"), ...validateParameters(object, true)];
   // validateReclaimPolicy: an empty policy passes; validateVolumeBindingMode: an empty mode does not.
   out.push(...oneOf(object, "reclaimPolicy", [], ["Delete", "Retain"]));
   out.push(...setOneOf(object, "volumeBindingMode", [], ["Immediate", "WaitForFirstConsumer"]));

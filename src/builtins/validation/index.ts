@@ -23,6 +23,7 @@ import { validateAPIService } from "./apiregistration.js";
 import { validateDaemonSet, validateDeployment, validateReplicaSet, validateStatefulSet } from "./apps.js";
 import { validateHorizontalPodAutoscaler } from "./autoscaling.js";
 import { validateCronJob, validateJob } from "./batch.js";
+import { validateCertificateSigningRequest } from "./certificates.js";
 import {
   validateIngressClass,
   validateLimitRange,
@@ -31,6 +32,7 @@ import {
   validateStorageClass,
 } from "./cluster.js";
 import { once, validateKubeFinalizers } from "./common.js";
+import { validateLease } from "./coordination.js";
 import {
   validateConfigMap,
   validateNamespace,
@@ -42,6 +44,8 @@ import {
 } from "./core.js";
 import { validateCSIDriver } from "./csi.js";
 import { validateEndpointSlice, validateEndpoints } from "./endpoints.js";
+import { validateFlowSchema, validatePriorityLevelConfiguration } from "./flowcontrol.js";
+import { validateIPAddress, validateServiceCIDR } from "./ip-allocation.js";
 import { validateMutatingAdmissionPolicy, validateMutatingAdmissionPolicyBinding } from "./mutating-policy.js";
 import { validateIngress, validateNetworkPolicy } from "./networking.js";
 import { validateRuntimeClass } from "./node.js";
@@ -49,6 +53,12 @@ import { validatePersistentVolume, validatePersistentVolumeClaim } from "./persi
 import { validatePodDisruptionBudget } from "./policy.js";
 import { validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from "./rbac.js";
 import { validateDeviceClass, validateResourceClaim, validateResourceClaimTemplate } from "./resource.js";
+import {
+  validateCSINode,
+  validateCSIStorageCapacity,
+  validateVolumeAttachment,
+  validateVolumeAttributesClass,
+} from "./storage.js";
 import { warningsFor } from "./warnings.js";
 import { validateControllerRevision } from "./workload-rules.js";
 
@@ -81,8 +91,25 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
     "networking.k8s.io/v1/Ingress": validateIngress,
     "networking.k8s.io/v1/NetworkPolicy": validateNetworkPolicy,
     "networking.k8s.io/v1/IngressClass": validateIngressClass,
+    // v1 from 1.33 (the rules of 1.33 and later; nothing for 1.32's v1beta1)
+    ...Object.fromEntries(
+      ["v1beta1", "v1"].flatMap((version) => [
+        [`networking.k8s.io/${version}/ServiceCIDR`, validateServiceCIDR],
+        [`networking.k8s.io/${version}/IPAddress`, validateIPAddress],
+      ]),
+    ),
     "storage.k8s.io/v1/StorageClass": validateStorageClass,
     "storage.k8s.io/v1/CSIDriver": validateCSIDriver,
+    "storage.k8s.io/v1/CSINode": validateCSINode,
+    "storage.k8s.io/v1/CSIStorageCapacity": validateCSIStorageCapacity,
+    "storage.k8s.io/v1/VolumeAttachment": validateVolumeAttachment,
+    // v1 from 1.34, v1beta1 (off by default) before
+    ...Object.fromEntries(
+      ["v1alpha1", "v1beta1", "v1"].map((version) => [
+        `storage.k8s.io/${version}/VolumeAttributesClass`,
+        validateVolumeAttributesClass,
+      ]),
+    ),
     "scheduling.k8s.io/v1/PriorityClass": validatePriorityClass,
     "node.k8s.io/v1/RuntimeClass": validateRuntimeClass,
     "admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration": validateValidatingWebhookConfiguration,
@@ -100,6 +127,10 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
       ]),
     ),
     "autoscaling/v2/HorizontalPodAutoscaler": validateHorizontalPodAutoscaler,
+    "certificates.k8s.io/v1/CertificateSigningRequest": validateCertificateSigningRequest,
+    "coordination.k8s.io/v1/Lease": validateLease,
+    "flowcontrol.apiserver.k8s.io/v1/FlowSchema": validateFlowSchema,
+    "flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration": validatePriorityLevelConfiguration,
     "apiregistration.k8s.io/v1/APIService": validateAPIService,
     "policy/v1/PodDisruptionBudget": validatePodDisruptionBudget,
     "rbac.authorization.k8s.io/v1/Role": validateRole,

@@ -318,12 +318,16 @@ function validateServiceAccountTokenProjection(token: JsonObject, path: FieldPat
   return out;
 }
 
-/** ValidateCSIDriverName of the source's `driver`: at most 63 bytes, a DNS subdomain once lower-cased. */
-export function validateCSIDriverName(source: JsonObject, path: FieldPath): Finding[] {
-  const driver = stringAt(source, "driver");
+/**
+ * Core's ValidateCSIDriverName of `o[key]` (a CSI volume source's `driver`, a VolumeAttachment's attacher, a CSINode
+ * driver's name): Required when empty, at most 63 bytes, a DNS subdomain once lower-cased (the name as written the
+ * bad value).
+ */
+export function validateCSIDriverName(o: JsonObject, path: FieldPath, key = "driver"): Finding[] {
+  const driver = stringAt(o, key);
   if (driver === undefined) return [];
-  const at = child(path, "driver");
-  const out = requiredIfEmpty(source, "driver", path);
+  const at = child(path, key);
+  const out = requiredIfEmpty(o, key, path);
   if (byteLength(driver) > 63) out.push(tooLong(at, driver, 63, asError));
   out.push(...invalidEach(at, driver, isDNS1123Subdomain(driver.toLowerCase())));
   return out;
