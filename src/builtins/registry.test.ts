@@ -360,8 +360,9 @@ describe("ratcheting of built-in unions on update", () => {
       const [first, second] = union.members;
       // EnvVarSource's errors are its parent EnvVar's (wording.ts): the next test covers them. An HPA's
       // status metrics are never validated (ValidateHorizontalPodAutoscalerStatusUpdate checks none). A mutation's
-      // are its policy's hand-written rules' (builtins/validation/mutating-policy.ts).
-      const elsewhere = ["envVarSource", "metricStatus", "mutation"];
+      // are its policy's hand-written rules' (builtins/validation/mutating-policy.ts), a metric's its autoscaler's
+      // (autoscaling.ts).
+      const elsewhere = ["envVarSource", "metricStatus", "mutation", "metricSource"];
       if (!first || !second || elsewhere.includes(union.wording ?? "")) continue;
       const old: JsonObject = { [first.field]: valueFor(first, "a"), [second.field]: valueFor(second, "a") };
       if (union.discriminator !== undefined) old[union.discriminator] = first.value;

@@ -377,36 +377,11 @@ const appArmorProfile: Wording = (input) => {
 // ---------------------------------------------------------------------------
 // autoscaling/v2 (pkg/apis/autoscaling/validation)
 
-/** validMetricSourceTypesList: a sorted set's list. */
-const metricSourceTypes = ["ContainerResource", "External", "Object", "Pods", "Resource"];
-
 /**
- * validateMetricSpec. The type is required and one of the source types; the
- * source it names must be populated, and every other populated source is
- * Forbidden. The server reports an unknown type twice (before and in its
- * switch) and the extra sources in Go's map order; its aggregated message
- * prints each error once, and kunion gives the extra sources in field order.
+ * An HPA's metric: validateMetricSpec, ported with the autoscaler's other rules (builtins/validation/autoscaling.ts,
+ * which converts an autoscaling/v1 object's metrics first), reports its type and source in the server's words.
  */
-const metricSource: Wording = (input) => {
-  const d = discriminatorOf(input);
-  if (d.state === "malformed") return [];
-  const type = d.state === "value" ? d.value : "";
-  const typePath = child(input.path, "type");
-  const out: Finding[] = [];
-  if (type === "") out.push(required(typePath, "must specify a metric source type", extra()));
-  const expected = input.union.members.find((m) => m.value === type);
-  if (expected === undefined) out.push(notSupported(typePath, type, metricSourceTypes, extra()));
-  else if (!input.isSet(expected))
-    out.push(
-      required(child(input.path, expected.field), "must populate information for the given metric source", extra()),
-    );
-  const present = input.union.members.filter((m) => input.isSet(m));
-  if (present.length !== 1) {
-    for (const m of present.filter((m) => m !== expected).sort((a, b) => a.field.localeCompare(b.field)))
-      out.push(forbidden(child(input.path, m.field), "must populate the given metric source only", extra()));
-  }
-  return out;
-};
+const metricSource: Wording = () => [];
 
 /**
  * An HPA's status.currentMetrics: the API server resets status on create and

@@ -556,7 +556,14 @@ describe("HorizontalPodAutoscaler (validateHorizontalPodAutoscalerSpec)", () => 
         "spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas",
       ],
     ],
-    ["maxReplicas 0", { maxReplicas: 0 }, ["spec.maxReplicas: Invalid value: 0: must be greater than 0"]],
+    [
+      "maxReplicas 0, below the defaulted minReplicas too (1.36's words: kubernetes#135412)",
+      { maxReplicas: 0 },
+      [
+        "spec.maxReplicas: Required value: must be set and greater than 0",
+        "spec.maxReplicas: Invalid value: 0: must be greater than or equal to `minReplicas`",
+      ],
+    ],
     [
       "a resource metric without a target value",
       { metrics: cpu({ type: "Utilization" }) },
@@ -580,9 +587,13 @@ describe("HorizontalPodAutoscaler (validateHorizontalPodAutoscalerSpec)", () => 
       ["spec.metrics[0].pods.target.averageValue: Required value: must specify a positive target averageValue"],
     ],
     [
-      "a bad target reference stops the metrics from being checked",
+      "a bad target reference does not stop the metrics from being checked",
       { scaleTargetRef: { kind: "Deployment", name: "a/b" }, metrics: cpu({ type: "Utilization" }) },
-      ["spec.scaleTargetRef.name: Invalid value: \"a/b\": may not contain '/'"],
+      [
+        "spec.scaleTargetRef.name: Invalid value: \"a/b\": may not contain '/'",
+        'spec.scaleTargetRef.apiVersion: Invalid value: "": apiVersion must specify API group',
+        "spec.metrics[0].resource.target.averageUtilization: Required value: must set either a target raw value or a target utilization",
+      ],
     ],
     [
       "an empty list of scaling policies",

@@ -21,7 +21,7 @@ import {
 } from "./admissionregistration.js";
 import { validateAPIService } from "./apiregistration.js";
 import { validateDaemonSet, validateDeployment, validateReplicaSet, validateStatefulSet } from "./apps.js";
-import { validateHorizontalPodAutoscaler } from "./autoscaling.js";
+import { validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerV1 } from "./autoscaling.js";
 import { validateCronJob, validateJob } from "./batch.js";
 import { validateCertificateSigningRequest } from "./certificates.js";
 import {
@@ -126,6 +126,7 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
         ],
       ]),
     ),
+    "autoscaling/v1/HorizontalPodAutoscaler": validateHorizontalPodAutoscalerV1,
     "autoscaling/v2/HorizontalPodAutoscaler": validateHorizontalPodAutoscaler,
     "certificates.k8s.io/v1/CertificateSigningRequest": validateCertificateSigningRequest,
     "coordination.k8s.io/v1/Lease": validateLease,
