@@ -13,6 +13,7 @@
  * `{T}` a map, `#Name` a definition.
  */
 import type { JsonObject } from "../value/index.js";
+import { enforcedRequired } from "./required.js";
 
 export interface Definition {
   /** Properties and their types. */
@@ -64,7 +65,8 @@ class Expander {
     const properties: JsonObject = {};
     for (const [prop, type] of Object.entries(def.p)) properties[prop] = this.type(type, { at: 0 });
     schema.properties = properties;
-    if (def.r && def.r.length > 0) schema.required = def.r;
+    const required = def.r === undefined ? [] : enforcedRequired(name, def.r);
+    if (required.length > 0) schema.required = required;
     return schema;
   }
 
