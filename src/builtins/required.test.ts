@@ -1,6 +1,7 @@
 /**
  * The required fields the API server does not enforce (required.ts): each entry names a field some release's
- * table marks required (a typo or a stale entry fails here), and such a field absent passes the whole pass.
+ * table marks required (a typo or a stale entry fails here), and such a field absent passes the whole pass;
+ * and a status's (table.ts).
  */
 import { describe, expect, it } from "vitest";
 import "./all-releases.js";
@@ -46,5 +47,29 @@ describe("required fields the API server does not enforce", () => {
     const limitRange = { apiVersion: "v1", kind: "LimitRange", metadata: { name: "l" }, spec: {} };
     for (const release of kubernetesReleases)
       expect(validateObject(catalog, "v1", "LimitRange", limitRange, { kubernetesVersion: release })).toEqual([]);
+  });
+});
+
+describe("a status, dropped or kept as it is on create and update", () => {
+  const { catalog } = buildCatalog([], []);
+  const pod = (status: Record<string, unknown>) => ({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "p" },
+    spec: { containers: [{ name: "a", image: "nginx" }] },
+    status,
+  });
+  const messages = (status: Record<string, unknown>) =>
+    validateObject(catalog, "v1", "Pod", pod(status) as never).map((f) => f.message);
+
+  it("is not asked for its required fields (PrepareForCreate resets it; no validation reads them)", () => {
+    expect(messages({ conditions: [{}], containerStatuses: [{ name: "a" }] })).toEqual([]);
+  });
+
+  it("is still decoded: its types and unknown fields are refused as anywhere", () => {
+    expect(messages({ conditions: "x", bogus: 1 }).sort()).toEqual([
+      'status.conditions: Invalid value: "string": status.conditions in body must be of type array: "string"',
+      'unknown field "status.bogus"',
+    ]);
   });
 });

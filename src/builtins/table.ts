@@ -41,19 +41,31 @@ export const kindKey = (apiVersion: string, kind: string): string => `${apiVersi
 export function kindSchema(table: BuiltinTable, apiVersion: string, kind: string): JsonObject | undefined {
   const name = table.kinds[kindKey(apiVersion, kind)];
   if (name === undefined || !Object.hasOwn(table.defs, name)) return undefined;
-  const expander = new Expander(table);
-  const def = expander.definition(name);
+  const def = new Expander(table, true).definition(name);
   const properties = { ...(def.properties as JsonObject) };
   delete properties.apiVersion;
   delete properties.kind;
   delete properties.metadata;
+  // A status is decoded (its types and fields as strictly as the rest), then dropped or kept as it is by
+  // PrepareForCreate and PrepareForUpdate: no validation asks for its required fields.
+  const status = (table.defs[name] as Definition).p.status;
+  if (status !== undefined) properties.status = new Expander(table, false).expand(status);
   return { ...def, properties };
 }
 
+/** Definitions expanded into schemas, each once; `required`: with their required lists, or none. */
 class Expander {
   private readonly done = new Map<string, JsonObject>();
 
-  constructor(private readonly table: BuiltinTable) {}
+  constructor(
+    private readonly table: BuiltinTable,
+    private readonly required: boolean,
+  ) {}
+
+  /** The schema of a type in the table's grammar. */
+  expand(text: string): JsonObject {
+    return this.type(text, { at: 0 });
+  }
 
   definition(name: string): JsonObject {
     const known = this.done.get(name);
@@ -65,7 +77,7 @@ class Expander {
     const properties: JsonObject = {};
     for (const [prop, type] of Object.entries(def.p)) properties[prop] = this.type(type, { at: 0 });
     schema.properties = properties;
-    const required = def.r === undefined ? [] : enforcedRequired(name, def.r);
+    const required = def.r === undefined || !this.required ? [] : enforcedRequired(name, def.r);
     if (required.length > 0) schema.required = required;
     return schema;
   }
