@@ -310,14 +310,16 @@ describe("ingressBackend", () => {
   const u = union("ingressBackend", ["service", "resource"]);
   const at = ["spec", "rules", 0, "http", "paths", 1, "backend"];
 
-  it("refuses both members as validateIngressBackend does, and lets an empty backend pass", () => {
-    // kubernetes pkg/apis/networking/validation/validation.go validateIngressBackend: `case hasResourceBackend &&
-    // hasServiceBackend` is the only case that reports the union; there is no default case.
+  it("refuses both members, or none, as validateIngressBackend does", () => {
+    // kubernetes pkg/apis/networking/validation/validation.go validateIngressBackend: the switch's first case
+    // (hasResourceBackend && hasServiceBackend) and its default case.
     const both = { service: { name: "web", port: { number: 80 } }, resource: { kind: "Bucket", name: "b" } };
     expect(messages(u, both, at)).toEqual([
       'spec.rules[0].http.paths[1].backend: Invalid value: "": cannot set both resource and service backends',
     ]);
-    expect(messages(u, {}, at)).toEqual([]);
+    expect(messages(u, {}, at)).toEqual([
+      'spec.rules[0].http.paths[1].backend: Invalid value: "": resource or service backend is required',
+    ]);
     expect(messages(u, { resource: { kind: "Bucket", name: "b" } }, at)).toEqual([]);
   });
 });

@@ -313,13 +313,16 @@ const envFromSource: Wording = (input) => {
 };
 
 /**
- * networking's validateIngressBackend: both a Service and a resource is Invalid at the backend, with an empty
- * value; neither is not checked at all (the switch has no default case), so an empty backend passes.
+ * networking's validateIngressBackend: both a Service and a resource, or neither, is Invalid at the backend with
+ * an empty value; both, before anything else is checked.
  */
-const ingressBackend: Wording = (input) =>
-  fieldIsSet(input, "service") && fieldIsSet(input, "resource")
-    ? [invalid(input.path, "", "cannot set both resource and service backends", extra())]
-    : [];
+const ingressBackend: Wording = (input) => {
+  const service = fieldIsSet(input, "service");
+  const resource = fieldIsSet(input, "resource");
+  if (service && resource) return [invalid(input.path, "", "cannot set both resource and service backends", extra())];
+  if (!service && !resource) return [invalid(input.path, "", "resource or service backend is required", extra())];
+  return [];
+};
 
 const profileTypes = ["Localhost", "RuntimeDefault", "Unconfined"];
 
