@@ -1,6 +1,71 @@
 import type { NotEnforced } from "./required.js";
 
-/** core/v1 (pkg/apis/core/validation): see required.ts. */
+/**
+ * core/v1 (pkg/apis/core/validation/validation.go and events.go, after pkg/apis/core/v1/defaults.go and the
+ * registry strategies' PrepareForCreate): see required.ts. Each field here is one the OpenAPI of some release
+ * 1.32-1.36 marks required while the server's create validation accepts it absent (decoded as "", 0, nil or an
+ * empty struct). Fields it refuses, in any words or at any path under the object, stay required.
+ */
 export const coreNotEnforced: readonly NotEnforced[] = [
   { type: "LimitRangeSpec", field: "limits", source: "core ValidateLimitRange: ranges over the items, none required" },
+  {
+    type: "HTTPHeader",
+    field: "value",
+    source: "core validateHTTPGetAction: checks each header's name (IsHTTPHeaderName), never its value",
+  },
+  {
+    type: "Sysctl",
+    field: "value",
+    source: "core validateSysctls: checks the name only (required, well formed, unique); any value passes",
+  },
+  {
+    type: "PreferredSchedulingTerm",
+    field: "preference",
+    source:
+      "core ValidatePreferredSchedulingTerms: checks the weight; ValidateNodeSelectorTerm ranges over the " +
+      "preference's expressions and fields, an empty term passes",
+  },
+  {
+    type: "SleepAction",
+    field: "seconds",
+    source:
+      "core validateSleepAction: with PodLifecycleSleepActionAllowZero (beta and on from 1.33) 0 is within " +
+      "[0, terminationGracePeriodSeconds]; in 1.32 (alpha, off) the server refused 0",
+  },
+  {
+    type: "ISCSIVolumeSource",
+    field: "lun",
+    source: "core validateISCSIVolumeSource: refuses a lun outside 0-255 only; the absent 0 passes",
+  },
+  {
+    type: "ISCSIPersistentVolumeSource",
+    field: "lun",
+    source: "core validateISCSIPersistentVolumeSource: refuses a lun outside 0-255 only; the absent 0 passes",
+  },
+  {
+    type: "ScaleIOVolumeSource",
+    field: "secretRef",
+    source: "core validateScaleIOVolumeSource: requires gateway, system and volumeName, never reads secretRef",
+  },
+  {
+    type: "ScaleIOPersistentVolumeSource",
+    field: "secretRef",
+    source:
+      "core validateScaleIOPersistentVolumeSource: requires gateway, system and volumeName, never reads secretRef",
+  },
+  {
+    type: "ContainerStateTerminated",
+    field: "exitCode",
+    source:
+      "core: only pod status holds it, which the pod strategy's PrepareForCreate resets; no validation reads " +
+      "exitCode, and 0 is an exit code",
+  },
+  {
+    // core's ResourceClaim (a container's resources.claims item) has no spec: this reaches resource.k8s.io's.
+    type: "ResourceClaim",
+    field: "spec",
+    source:
+      "resource validateResourceClaimSpec / validateDeviceClaim: ranges over requests, constraints and config, " +
+      "none required",
+  },
 ];

@@ -1,4 +1,114 @@
 import type { NotEnforced } from "./required.js";
 
-/** Every group but core (pkg/apis/<group>/validation): see required.ts. */
-export const groupsNotEnforced: readonly NotEnforced[] = [];
+/**
+ * Every group but core (pkg/apis/<group>/validation, apiextensions-apiserver and kube-aggregator): see
+ * required.ts. Each field here is one the OpenAPI of some release 1.32-1.36 marks required while the
+ * server's create validation, after its defaults, accepts it absent. Fields it refuses, in any words, stay
+ * required; so do fields whose absence is refused only at another path (a DaemonSet's selector).
+ */
+export const groupsNotEnforced: readonly NotEnforced[] = [
+  // apps
+  {
+    type: "StatefulSetSpec",
+    field: "serviceName",
+    source: "apps ValidateStatefulSetSpec: never reads serviceName (1.33's OpenAPI made it optional)",
+  },
+  {
+    type: "ControllerRevision",
+    field: "revision",
+    source: "apps ValidateControllerRevision: ValidateNonnegativeField accepts the absent 0",
+  },
+  // batch
+  {
+    type: "PodFailurePolicy",
+    field: "rules",
+    source: "batch validatePodFailurePolicy: ranges over the rules, an empty list included",
+  },
+  // networking
+  {
+    type: "NetworkPolicySpec",
+    field: "podSelector",
+    source: "networking ValidateNetworkPolicySpec: the empty selector is a valid one (every pod)",
+  },
+  // discovery
+  {
+    type: "EndpointSlice",
+    field: "endpoints",
+    source: "discovery validateEndpoints: ranges over the endpoints, none required",
+  },
+  {
+    type: "ForZone",
+    field: "name",
+    source: 'discovery validateHints: IsValidLabelValue accepts "", only a duplicate is refused',
+  },
+  // rbac
+  {
+    type: "RoleRef",
+    field: "apiGroup",
+    source: "rbac/v1 SetDefaults_RoleBinding and SetDefaults_ClusterRoleBinding: rbac.authorization.k8s.io",
+  },
+  // storage
+  {
+    type: "CSIDriver",
+    field: "spec",
+    source: "storage validateCSIDriverSpec after storage/v1 SetDefaults_CSIDriver, which sets every field it requires",
+  },
+  {
+    type: "CSINode",
+    field: "spec",
+    source: "storage validateCSINodeSpec: an empty spec has no drivers to check",
+  },
+  {
+    type: "CSINodeSpec",
+    field: "drivers",
+    source: "storage validateCSINodeDrivers: ranges over the drivers, none required",
+  },
+  {
+    type: "TokenRequest",
+    field: "audience",
+    source: 'storage validateTokenRequests: "" is an audience (the API server\'s), only a duplicate is refused',
+  },
+  // scheduling
+  {
+    type: "PriorityClass",
+    field: "value",
+    source: "scheduling ValidatePriorityClass: only a value above HighestUserDefinablePriority is refused",
+  },
+  // resource (DRA)
+  {
+    type: "DeviceClass",
+    field: "spec",
+    source: "resource validateDeviceClassSpec: ranges over selectors and config, none required",
+  },
+  {
+    type: "ResourceClaimTemplate",
+    field: "spec",
+    source: "resource validateResourceClaimTemplateSpec: template metadata and claim spec may both be empty",
+  },
+  {
+    type: "ResourceClaimTemplateSpec",
+    field: "spec",
+    source: "resource validateDeviceClaim: ranges over requests, constraints and config, none required",
+  },
+  {
+    type: "ResourcePool",
+    field: "generation",
+    source: "resource validateResourcePool: only a negative generation is refused",
+  },
+  {
+    type: "DeviceCapacity",
+    field: "value",
+    source: "resource validateDeviceCapacity / validateSingleAllocatableDeviceCapacity: any quantity, 0 included",
+  },
+  {
+    type: "Counter",
+    field: "value",
+    source: "resource validateDeviceCounter: any parsed quantity is valid, 0 included",
+  },
+  // apiextensions
+  {
+    type: "CustomResourceDefinitionVersion",
+    field: "served",
+    source: "apiextensions validateCustomResourceDefinitionSpec: false is a valid served flag",
+  },
+];
