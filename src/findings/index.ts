@@ -96,7 +96,10 @@ export function finding({ type, path, detail = "", badValue, rule = "schema", se
     detail,
     message: field === "" ? body : `${field}: ${body}`,
   };
-  if (badValue !== undefined) out.badValue = badValue;
+  // A bad value goes to JSON reports as it is: an int64 (a quantity's Value) as a number, or its digits past 2^53.
+  if (typeof badValue === "bigint")
+    out.badValue = Number.isSafeInteger(Number(badValue)) ? Number(badValue) : `${badValue}`;
+  else if (badValue !== undefined) out.badValue = badValue;
   return out;
 }
 

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CSR_PEM_TYPE_ERROR, certificateRequestError } from "./csr.js";
 
@@ -121,5 +122,18 @@ describe("x509.ParseCertificateRequest: asn1.Unmarshal's outer element", () => {
     expect(request(0x30, 0x03, 0x02, 0x01, 0x00)).toBeUndefined();
     // Trailing data after a well-framed SEQUENCE: Go says so only after the inner parse succeeds.
     expect(certificateRequestError(text(pem("CERTIFICATE REQUEST", der(...derOf(P256), 0))))).toBeUndefined();
+  });
+});
+
+describe("any bytes", () => {
+  it("get an answer, never an exception: raw, and as the DER of a CERTIFICATE REQUEST block", () => {
+    const answered = (v: unknown) => v === undefined || typeof v === "string";
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        expect(answered(certificateRequestError(bytes))).toBe(true);
+        expect(answered(certificateRequestError(text(pem("CERTIFICATE REQUEST", bytes))))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -370,3 +370,12 @@ describe("a PersistentVolume object (validatePersistentVolume: the spec, and pv_
     ]);
   });
 });
+
+describe("a negative capacity's bad value, an int64 in Go", () => {
+  it("is a number in the finding, so every report can print it as JSON (found by test/fuzz/builtins.test.ts)", () => {
+    const findings = validatePersistentVolumeSpec({ capacity: { storage: "-1Gi" } });
+    const negative = findings.find((f) => f.detail === "must be a valid resource quantity");
+    expect(negative?.badValue).toBe(-1073741824);
+    expect(() => JSON.stringify(findings)).not.toThrow();
+  });
+});
