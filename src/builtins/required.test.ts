@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import "./all-releases.js";
 import { buildCatalog, validateObject } from "../check/index.js";
 import { kubernetesReleases } from "./releases.js";
-import { goTypeOf } from "./required.js";
+import { goTypeOf, reportedByHand } from "./required.js";
 import { coreNotEnforced } from "./required-core.js";
 import { groupsNotEnforced } from "./required-groups.js";
 import { releaseTable } from "./schemas.js";
@@ -28,7 +28,7 @@ describe("goTypeOf", () => {
 });
 
 describe("required fields the API server does not enforce", () => {
-  const entries = [...coreNotEnforced, ...groupsNotEnforced];
+  const entries = [...coreNotEnforced, ...groupsNotEnforced, ...reportedByHand];
 
   it("each names a field some release's table marks required, once", () => {
     const marked = new Set<string>();
@@ -70,6 +70,43 @@ describe("a status, dropped or kept as it is on create and update", () => {
     expect(messages({ conditions: "x", bogus: 1 }).sort()).toEqual([
       'status.conditions: Invalid value: "string": status.conditions in body must be of type array: "string"',
       'unknown field "status.bogus"',
+    ]);
+  });
+});
+
+describe("required fields whose absence the hand-written rules report in the server's words", () => {
+  const { catalog } = buildCatalog([], []);
+  const said = (apiVersion: string, kind: string, object: Record<string, unknown>) =>
+    validateObject(catalog, apiVersion, kind, { apiVersion, kind, metadata: { name: "x" }, ...object } as never)
+      .map((f) => f.message)
+      .sort();
+
+  it("are said once, in those words, not as the schema's bare Required value", () => {
+    expect(said("rbac.authorization.k8s.io/v1", "Role", { rules: [{ apiGroups: [""], resources: ["pods"] }] })).toEqual(
+      ["rules[0].verbs: Required value: verbs must contain at least one value"],
+    );
+    const path = { path: "/", backend: { service: { name: "s" } } };
+    expect(said("networking.k8s.io/v1", "Ingress", { spec: { rules: [{ http: { paths: [path] } }] } })).toEqual([
+      // validateHTTPIngressPath returns before the backend, whose port is missing too
+      "spec.rules[0].http.paths[0].pathType: Required value: pathType must be specified",
+    ]);
+    const spread = { labelSelector: { matchLabels: { app: "a" } } };
+    const pod = { containers: [{ name: "a", image: "nginx" }], os: {}, topologySpreadConstraints: [spread] };
+    expect(said("v1", "Pod", { spec: pod })).toEqual([
+      "spec.os.name: Required value: cannot be empty",
+      "spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero",
+      "spec.topologySpreadConstraints[0].topologyKey: Required value: can not be empty",
+      'spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: "": supported values: "DoNotSchedule", "ScheduleAnyway"',
+    ]);
+    const hook = { name: "a.example.com", clientConfig: { url: "https://x.example.com" } };
+    expect(said("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration", { webhooks: [hook] })).toEqual([
+      "webhooks[0].admissionReviewVersions: Required value: must specify one of v1, v1beta1",
+      "webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun",
+    ]);
+    // the targetPort is defaulted to the port (SetDefaults_Service): 0 twice
+    expect(said("v1", "Service", { spec: { ports: [{ name: "http" }] } })).toEqual([
+      "spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive",
+      "spec.ports[0].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive",
     ]);
   });
 });

@@ -2,7 +2,8 @@
  * Properties Kubernetes' OpenAPI marks required that the API server accepts absent. The published `required`
  * lists come from Go struct fields without `omitempty` or `+optional`; Go decodes an absent one as its zero
  * value, and only hand-written validation refuses it, where it does. Where it does not, kunion must not either:
- * these are left out of the required lists of every table (the generated ones and a cluster's own documents).
+ * these are left out of the required lists of every table (the generated ones and a cluster's own documents),
+ * with those whose absence the hand-written rules report in the server's words (`reportedByHand`).
  * Each entry names the Go type (its OpenAPI definition's last segment, as both tables' names end: the
  * generator's `V1LimitRangeSpec`, a document's `io.k8s.api.core.v1.LimitRangeSpec`), the field, and the
  * validation function that lets it pass.
@@ -19,7 +20,33 @@ export interface NotEnforced {
   source: string;
 }
 
-const notEnforced = new Set([...coreNotEnforced, ...groupsNotEnforced].map((e) => `${e.type}.${e.field}`));
+/**
+ * Required fields whose absence the server refuses in its own words, which the hand-written rules
+ * (validation/) give for an absent field as for Go's zero value: left out of the required lists too, so that
+ * only those words are said.
+ */
+export const reportedByHand: readonly NotEnforced[] = [
+  { type: "HTTPIngressPath", field: "pathType", source: "networking validateHTTPIngressPath (networking.ts)" },
+  { type: "PolicyRule", field: "verbs", source: "rbac ValidatePolicyRule (rbac.ts)" },
+  { type: "PodOS", field: "name", source: "core validateOS (windows.ts)" },
+  { type: "ServicePort", field: "port", source: "core validateServicePort (core.ts)" },
+  ...["maxSkew", "topologyKey", "whenUnsatisfiable"].map((field) => ({
+    type: "TopologySpreadConstraint",
+    field,
+    source: "core validateTopologySpreadConstraints (scheduling.ts)",
+  })),
+  ...["ValidatingWebhook", "MutatingWebhook"].flatMap((type) =>
+    ["sideEffects", "admissionReviewVersions"].map((field) => ({
+      type,
+      field,
+      source: "admissionregistration validateValidatingWebhook, validateMutatingWebhook (admissionregistration.ts)",
+    })),
+  ),
+];
+
+const notEnforced = new Set(
+  [...coreNotEnforced, ...groupsNotEnforced, ...reportedByHand].map((e) => `${e.type}.${e.field}`),
+);
 
 /** The Go type a table's definition name stands for: `V1LimitRangeSpec`, `io.k8s.api.core.v1.LimitRangeSpec` → `LimitRangeSpec`. */
 export function goTypeOf(definition: string): string {

@@ -371,7 +371,14 @@ const validatingCases: Case[] = [
     hook({ matchConditions: Array.from({ length: 65 }, (_, i) => condition(`c${i}`)) }),
     ["webhooks[0].matchConditions: Too many: 65: must have at most 64 items"],
   ],
-  ["required fields left out are the schema's to report", validating({ rules: [certManagerRule()] }), []],
+  [
+    "absent required fields: the schema's, but sideEffects and admissionReviewVersions, said in the server's words",
+    validating({ rules: [certManagerRule()] }),
+    [
+      "webhooks[0].admissionReviewVersions: Required value: must specify one of v1, v1beta1",
+      "webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun",
+    ],
+  ],
   [
     "a null clientConfig has neither url nor service",
     hook({ clientConfig: null }),

@@ -267,7 +267,7 @@ function validateWebhook(hook: JsonObject, at: FieldPath, mutating: boolean, lib
     out.push(...validateRuleWithOperations(rule, child(at, "rules", i)));
   out.push(...pointerEnum(hook, "failurePolicy", at, failurePolicies));
   out.push(...pointerEnum(hook, "matchPolicy", at, matchPolicies));
-  if (Object.hasOwn(hook, "sideEffects") && !isSet(hook, "sideEffects"))
+  if (!isSet(hook, "sideEffects"))
     out.push(required(child(at, "sideEffects"), `must specify one of ${noSideEffectClasses.join(", ")}`, asError));
   out.push(...pointerEnum(hook, "sideEffects", at, noSideEffectClasses));
   const timeout = optionalIntAt(hook, "timeoutSeconds");
@@ -285,7 +285,8 @@ function validateWebhook(hook: JsonObject, at: FieldPath, mutating: boolean, lib
 
 /** validateAdmissionReviewVersions, a known version required (as on create). */
 function validateAdmissionReviewVersions(hook: JsonObject, at: FieldPath): Finding[] {
-  if (!Object.hasOwn(hook, "admissionReviewVersions")) return []; // the schema's required field
+  const given = getKey(hook, "admissionReviewVersions");
+  if (given !== undefined && given !== null && !Array.isArray(given)) return []; // the schema's type
   const versions = listAt(hook, "admissionReviewVersions");
   if (versions.length === 0)
     return [required(at, `must specify one of ${admissionReviewVersions.join(", ")}`, asError)];

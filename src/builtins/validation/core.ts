@@ -348,15 +348,14 @@ function validateServicePort(port: JsonObject, requireName: boolean, names: Set<
     if (names.has(name)) out.push(duplicate(child(path, "name"), name));
     else names.add(name);
   }
+  // An absent port is Go's 0: refused as a port number, here and as the targetPort defaulted to it.
   const number = intAt(port, "port");
-  if (number !== undefined && Object.hasOwn(port, "port"))
-    out.push(...invalidEach(child(path, "port"), number, isValidPortNum(number)));
+  if (number !== undefined) out.push(...invalidEach(child(path, "port"), number, isValidPortNum(number)));
   // An unset targetPort (0 or "") is defaulted to the port (SetDefaults_Service).
   const target = getKey(port, "targetPort");
   const unset = target === undefined || target === null || target === 0 || target === "";
   if (!unset) out.push(...portNumOrName(target, child(path, "targetPort")));
-  else if (number !== undefined && Object.hasOwn(port, "port"))
-    out.push(...invalidEach(child(path, "targetPort"), number, isValidPortNum(number)));
+  else if (number !== undefined) out.push(...invalidEach(child(path, "targetPort"), number, isValidPortNum(number)));
   // An unset protocol is defaulted to TCP.
   out.push(...oneOf(port, "protocol", path, portProtocols));
   const appProtocol = stringAt(port, "appProtocol");

@@ -122,8 +122,12 @@ export function validateIngress(object: JsonObject): Finding[] {
   return out;
 }
 
-/** validateHTTPIngressPath; under an unknown pathType the path is not judged. */
+/**
+ * validateHTTPIngressPath: without a pathType nothing else of the path is judged, its backend included; under an
+ * unknown one the path is not.
+ */
 function validateHTTPIngressPath(p: JsonObject, at: FieldPath): Finding[] {
+  if (!isSet(p, "pathType")) return [required(child(at, "pathType"), "pathType must be specified", asError)];
   const out = oneOf(p, "pathType", at, ["Exact", "ImplementationSpecific", "Prefix"]);
   const pathType = stringAt(p, "pathType");
   const path = stringAt(p, "path");

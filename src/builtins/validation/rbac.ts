@@ -28,7 +28,9 @@ const group = "rbac.authorization.k8s.io";
 
 function validatePolicyRule(rule: JsonObject, namespaced: boolean, at: FieldPath): Finding[] {
   const out: Finding[] = [];
-  if (Object.hasOwn(rule, "verbs") && listAt(rule, "verbs").length === 0)
+  // absent or empty alike (a nil slice); a value of another type is the schema's
+  const verbs = getKey(rule, "verbs");
+  if ((verbs === undefined || verbs === null || Array.isArray(verbs)) && listAt(rule, "verbs").length === 0)
     out.push(required(child(at, "verbs"), "verbs must contain at least one value", asError));
   const urls = listAt(rule, "nonResourceURLs");
   if (urls.length > 0) {

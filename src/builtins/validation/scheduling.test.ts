@@ -462,12 +462,16 @@ describe("scheduling fields (ValidatePodSpec, validateAffinity, validateTopology
     ]);
   });
 
-  it("leaves absent required fields to the schema", () => {
-    const spec = {
-      ...nodeTerm({ matchExpressions: [{ values: ["a"] }] }),
-      ...spreads({ labelSelector: {} }),
-    };
-    expect(scheduling(spec)).toEqual([]);
+  it("leaves a node requirement's absent key and operator to the schema", () => {
+    expect(scheduling(nodeTerm({ matchExpressions: [{ values: ["a"] }] }))).toEqual([]);
+  });
+
+  it("says a spread constraint's absent fields in the server's words, as Go's zero values", () => {
+    expect(scheduling(spreads({ labelSelector: {} }))).toEqual([
+      "spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero",
+      "spec.topologySpreadConstraints[0].topologyKey: Required value: can not be empty",
+      'spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: "": supported values: "DoNotSchedule", "ScheduleAnyway"',
+    ]);
   });
 });
 

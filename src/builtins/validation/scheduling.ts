@@ -22,6 +22,7 @@ import {
   asError,
   duplicate,
   forbidden,
+  intAt,
   invalid,
   invalidEach,
   isSet,
@@ -260,13 +261,18 @@ function validateTopologySpreadConstraints(spec: JsonObject, path: FieldPath): F
   constraints.forEach(([i, constraint], n) => {
     const at = child(path, i);
     // ValidateMaxSkew.
-    const maxSkew = optionalIntAt(constraint, "maxSkew");
+    // An absent field is Go's zero value: 0, "", "".
+    const maxSkew = intAt(constraint, "maxSkew");
     if (maxSkew !== undefined && maxSkew <= 0)
       out.push(invalid(child(at, "maxSkew"), maxSkew, "must be greater than zero", asError));
     // ValidateTopologyKey.
-    out.push(...requiredIfEmpty(constraint, "topologyKey", at, "can not be empty"));
+    if (!isSet(constraint, "topologyKey") || stringAt(constraint, "topologyKey") === "")
+      out.push(required(child(at, "topologyKey"), "can not be empty", asError));
     // ValidateWhenUnsatisfiable, sets.List order.
-    out.push(...setOneOf(constraint, "whenUnsatisfiable", at, ["DoNotSchedule", "ScheduleAnyway"]));
+    const actions = ["DoNotSchedule", "ScheduleAnyway"];
+    if (!isSet(constraint, "whenUnsatisfiable"))
+      out.push(notSupported(child(at, "whenUnsatisfiable"), "", actions, asError));
+    else out.push(...setOneOf(constraint, "whenUnsatisfiable", at, actions));
     // ValidateSpreadConstraintNotRepeat: reported once, against the first later repeat.
     const topologyKey = stringAt(constraint, "topologyKey");
     const action = stringAt(constraint, "whenUnsatisfiable");

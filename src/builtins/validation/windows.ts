@@ -108,14 +108,13 @@ export function validatePodOS(spec: JsonObject, path: FieldPath, minor: number):
 }
 
 /**
- * validateOS: a name is required ("" when present but empty; absent, it is
- * the schema's required field) and one of validOS, reported at `os` itself.
- * Undefined when the name is valid (or not a string, left to the schema).
+ * validateOS: a name is required (absent or "") and one of validOS, reported at `os` itself. Undefined when the
+ * name is valid (or not a string, left to the schema).
  */
 function validateOS(os: JsonObject, path: FieldPath): Finding[] | undefined {
-  const name = stringAt(os, "name");
+  const name = isSet(os, "name") ? stringAt(os, "name") : "";
   if (name === undefined) return [];
-  if (name === "") return Object.hasOwn(os, "name") ? [required(child(path, "name"), "cannot be empty", asError)] : [];
+  if (name === "") return [required(child(path, "name"), "cannot be empty", asError)];
   return validOS.includes(name) ? undefined : [notSupported(path, name, validOS, asError)];
 }
 
