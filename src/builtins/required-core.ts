@@ -69,3 +69,14 @@ export const coreNotEnforced: readonly NotEnforced[] = [
       "none required",
   },
 ];
+
+/** core/v1's required fields whose absence the hand-written rules report in the server's words (required.ts). */
+export const coreReportedByHand: readonly NotEnforced[] = [
+  { type: "PodOS", field: "name", source: "core validateOS (windows.ts)" },
+  { type: "ServicePort", field: "port", source: "core validateServicePort (core.ts)" },
+  ...["maxSkew", "topologyKey", "whenUnsatisfiable"].map((field) => ({
+    type: "TopologySpreadConstraint",
+    field,
+    source: "core validateTopologySpreadConstraints (scheduling.ts)",
+  })),
+];

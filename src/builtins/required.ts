@@ -9,8 +9,8 @@
  * validation function that lets it pass.
  */
 
-import { coreNotEnforced } from "./required-core.js";
-import { groupsNotEnforced } from "./required-groups.js";
+import { coreNotEnforced, coreReportedByHand } from "./required-core.js";
+import { groupsNotEnforced, groupsReportedByHand } from "./required-groups.js";
 
 export interface NotEnforced {
   /** The Go type's name, without group or version: `LimitRangeSpec`. */
@@ -25,24 +25,7 @@ export interface NotEnforced {
  * (validation/) give for an absent field as for Go's zero value: left out of the required lists too, so that
  * only those words are said.
  */
-export const reportedByHand: readonly NotEnforced[] = [
-  { type: "HTTPIngressPath", field: "pathType", source: "networking validateHTTPIngressPath (networking.ts)" },
-  { type: "PolicyRule", field: "verbs", source: "rbac ValidatePolicyRule (rbac.ts)" },
-  { type: "PodOS", field: "name", source: "core validateOS (windows.ts)" },
-  { type: "ServicePort", field: "port", source: "core validateServicePort (core.ts)" },
-  ...["maxSkew", "topologyKey", "whenUnsatisfiable"].map((field) => ({
-    type: "TopologySpreadConstraint",
-    field,
-    source: "core validateTopologySpreadConstraints (scheduling.ts)",
-  })),
-  ...["ValidatingWebhook", "MutatingWebhook"].flatMap((type) =>
-    ["sideEffects", "admissionReviewVersions"].map((field) => ({
-      type,
-      field,
-      source: "admissionregistration validateValidatingWebhook, validateMutatingWebhook (admissionregistration.ts)",
-    })),
-  ),
-];
+export const reportedByHand: readonly NotEnforced[] = [...coreReportedByHand, ...groupsReportedByHand];
 
 const notEnforced = new Set(
   [...coreNotEnforced, ...groupsNotEnforced, ...reportedByHand].map((e) => `${e.type}.${e.field}`),
