@@ -30,7 +30,7 @@ export const coreNotEnforced: readonly NotEnforced[] = [
     field: "seconds",
     source:
       "core validateSleepAction: with PodLifecycleSleepActionAllowZero (beta and on from 1.33) 0 is within " +
-      "[0, terminationGracePeriodSeconds]; in 1.32 (alpha, off) the server refused 0",
+      "[0, terminationGracePeriodSeconds]; in 1.32 (alpha, off) it refuses 0 in its own words (pod.ts)",
   },
   {
     type: "ISCSIVolumeSource",

@@ -198,6 +198,30 @@ describe("a container's environment and the pod spec's names", () => {
   });
 });
 
+describe("a sleep of 0 seconds before PodLifecycleSleepActionAllowZero (validateSleepAction, alpha and off in 1.32)", () => {
+  const sleeping = (sleep: JsonObject) => pod({ containers: [container({ lifecycle: { preStop: { sleep } } })] });
+  const gateOff =
+    "must be greater than 0 and less than terminationGracePeriodSeconds (30). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.";
+
+  it("is refused on 1.32, given or absent (Go's 0), with the gate named; a sleep within the grace period passes", () => {
+    expect(said("v1", "Pod", sleeping({ seconds: 0 }), 32)).toEqual([
+      `spec.containers[0].lifecycle.preStop.sleep: Invalid value: 0: ${gateOff}`,
+    ]);
+    expect(said("v1", "Pod", sleeping({}), 32)).toEqual([
+      `spec.containers[0].lifecycle.preStop.sleep: Invalid value: 0: ${gateOff}`,
+    ]);
+    expect(said("v1", "Pod", sleeping({ seconds: 60 }), 32)).toEqual([
+      `spec.containers[0].lifecycle.preStop.sleep: Invalid value: 60: ${gateOff}`,
+    ]);
+    expect(said("v1", "Pod", sleeping({ seconds: 5 }), 32)).toEqual([]);
+  });
+
+  it("passes from 1.33, where the gate is on", () => {
+    expect(said("v1", "Pod", sleeping({ seconds: 0 }), 33)).toEqual([]);
+    expect(said("v1", "Pod", sleeping({}), 33)).toEqual([]);
+  });
+});
+
 describe("a workload template's own metadata (ValidatePodTemplateSpec)", () => {
   // A Helm chart label: '+' is no label character. The server reports it at spec.template.labels.
   const helm = template({}, { app: "web", chart: "web-1.2.3+build" });

@@ -172,7 +172,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
   for (const [i, ctr] of containers) {
     const at = child(path, "containers", i);
     out.push(...validateContainerCommon(ctr, at, common), ...uniqueName(ctr, at, names, true));
-    out.push(...validateProbes(ctr, at, grace));
+    out.push(...validateProbes(ctr, at, grace, options.minor));
     out.push(...validateContainerRestart(ctr, at, "container", options));
   }
   out.push(...hostPortConflicts(containers, child(path, "containers")));
@@ -183,7 +183,7 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
     out.push(...validateContainerCommon(ctr, at, common), ...uniqueName(ctr, at, names, false));
     out.push(...hostPortConflicts([[i, ctr]], child(path, "initContainers")));
     out.push(...validateContainerRestart(ctr, at, "initContainer", options));
-    if (stringAt(ctr, "restartPolicy") === "Always") out.push(...validateProbes(ctr, at, grace));
+    if (stringAt(ctr, "restartPolicy") === "Always") out.push(...validateProbes(ctr, at, grace, options.minor));
     else {
       for (const key of ["lifecycle", "livenessProbe", "readinessProbe", "startupProbe"])
         if (isSet(ctr, key))
@@ -372,13 +372,13 @@ function validateVolumeMounts(ctr: JsonObject, path: FieldPath, volumes: Readonl
  * validateLivenessProbe, validateReadinessProbe, validateStartupProbe and the lifecycle hooks of a container, whose
  * pod gives its containers `grace` seconds to stop.
  */
-function validateProbes(ctr: JsonObject, path: FieldPath, grace: number): Finding[] {
+function validateProbes(ctr: JsonObject, path: FieldPath, grace: number, minor: number): Finding[] {
   const out: Finding[] = [];
   for (const key of ["livenessProbe", "readinessProbe", "startupProbe"]) {
     const probe = objectAt(ctr, key);
     if (probe === undefined) continue;
     const at = child(path, key);
-    out.push(...validateHandler(probe, at, grace));
+    out.push(...validateHandler(probe, at, grace, minor));
     for (const counter of [
       "initialDelaySeconds",
       "timeoutSeconds",
@@ -407,7 +407,7 @@ function validateProbes(ctr: JsonObject, path: FieldPath, grace: number): Findin
   const lifecycle = objectAt(ctr, "lifecycle");
   for (const hook of ["postStart", "preStop"]) {
     const handler = objectAt(lifecycle, hook);
-    if (handler !== undefined) out.push(...validateHandler(handler, child(path, "lifecycle", hook), grace));
+    if (handler !== undefined) out.push(...validateHandler(handler, child(path, "lifecycle", hook), grace, minor));
   }
   return out;
 }
@@ -429,7 +429,7 @@ function uniqueName(ctr: JsonObject, at: FieldPath, names: Set<string>, takeEmpt
  * validateHandler checks the first handler set, in its order (the others
  * are the union's "may not specify more than 1 handler type").
  */
-function validateHandler(handler: JsonObject, path: FieldPath, grace: number): Finding[] {
+function validateHandler(handler: JsonObject, path: FieldPath, grace: number, minor: number): Finding[] {
   const first = firstSetObject(handler, ["exec", "httpGet", "tcpSocket", "grpc", "sleep"]);
   if (first === undefined) return [];
   const action = first.value;
@@ -438,10 +438,16 @@ function validateHandler(handler: JsonObject, path: FieldPath, grace: number): F
     case "exec":
       return listAt(action, "command").length === 0 ? [required(child(at, "command"), "", asError)] : [];
     case "sleep": {
-      // validateSleepAction, as PodLifecycleSleepActionAllowZero (on by default from 1.33) has it.
-      const seconds = intAt(action, "seconds");
-      if (seconds === undefined || (seconds >= 0 && seconds <= grace)) return [];
-      const detail = `must be non-negative and less than terminationGracePeriodSeconds (${grace})`;
+      // validateSleepAction: PodLifecycleSleepActionAllowZero (alpha and off in 1.32, on from 1.33) lets 0 pass.
+      // An absent `seconds` is Go's 0.
+      const seconds = intAt(action, "seconds") ?? 0;
+      if (minor >= 33) {
+        if (seconds >= 0 && seconds <= grace) return [];
+        const detail = `must be non-negative and less than terminationGracePeriodSeconds (${grace})`;
+        return [invalid(at, seconds, detail, asError)];
+      }
+      if (seconds > 0 && seconds <= grace) return [];
+      const detail = `must be greater than 0 and less than terminationGracePeriodSeconds (${grace}). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.`;
       return [invalid(at, seconds, detail, asError)];
     }
     case "httpGet":
