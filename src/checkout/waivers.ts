@@ -27,7 +27,7 @@ import { type Parse, parseOnce } from "./parse.js";
 const configProblem = (f: Finding, file: string, doc: SourceDocument | undefined) => ({
   ...f,
   file,
-  ...(doc?.locate(f.path) ?? { line: 1, column: 1 }),
+  ...(doc?.locate(f.at ?? f.path) ?? { line: 1, column: 1 }),
 });
 
 /** A day of the calendar, YYYY-MM-DD: Date.parse alone would take 2026-02-30, so the day must read back the same. */

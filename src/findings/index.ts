@@ -34,6 +34,12 @@ export interface Finding {
   /** Kubernetes field path as printed (`spec.strategy.rollingUpdate`); empty for the whole document. */
   field: string;
   path: FieldPath;
+  /**
+   * Where the field is written in the document, when the API server names it otherwise (`path`): a CRD's
+   * schema common to all its versions is the internal type's `spec.validation.openAPIV3Schema`, written in
+   * `spec.versions[0].schema.openAPIV3Schema`.
+   */
+  at?: FieldPath;
   badValue?: unknown;
   detail: string;
   /** The full line as the API server prints it: `<field>: <reason>[: <value>][: <detail>]`. */
@@ -190,7 +196,7 @@ export function reroot(f: Finding, prefix: FieldPath): Finding {
     f.field !== "" && f.message.startsWith(f.field)
       ? field + f.message.slice(f.field.length)
       : `${field}: ${f.message}`;
-  return { ...f, path, field, message };
+  return f.at === undefined ? { ...f, path, field, message } : { ...f, path, field, message, at: [...prefix, ...f.at] };
 }
 
 /** kubectl's strict decoding wording: `unknown field "spec.foo"`. */

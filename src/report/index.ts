@@ -44,7 +44,7 @@ function printable(text: string): string {
 
 /** The public JSON shape of a finding: no internal path segments. */
 export function findingToJson(f: Finding): Record<string, unknown> {
-  const { path: _path, ...rest } = f;
+  const { path: _path, at: _at, ...rest } = f;
   return rest;
 }
 

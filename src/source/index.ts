@@ -85,7 +85,7 @@ export interface SourceDocument {
 
 /** A finding placed in the document it was found in: file, document index, and the line and column of its field. */
 export function locateFinding(doc: SourceDocument, f: Finding): Finding {
-  return { ...f, file: doc.file, document: doc.index, ...doc.locate(f.path) };
+  return { ...f, file: doc.file, document: doc.index, ...doc.locate(f.at ?? f.path) };
 }
 
 export interface ParsedSource {
