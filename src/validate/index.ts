@@ -14,6 +14,7 @@
 export { type UpdateContext, WorkBudget, withWorkBudget } from "../cel/index.js";
 export { type CompiledSchema, compileSchema, compileSchemaGraph } from "./compile.js";
 export { customResourceFinalizerWarnings } from "./metadata.js";
+export { type SchemaDefaultsOptions, validateSchemaDefaults } from "./schema-defaults.js";
 export { type ValidateOptions, validateWithSchema } from "./validate.js";
 
 import type { Finding } from "../findings/index.js";

@@ -37,11 +37,25 @@ const blocking = new Set([
 const notChecked =
   "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
 
-interface CelJob {
+/** A node's CEL rules, the value they judge and its correlated old value. */
+export interface CelJob {
   cel: CelRules;
   value: JsonValue;
   old: JsonValue | undefined;
   loc: Loc | undefined;
+}
+
+interface WalkOptions {
+  /** The structural tree of an object (defaults applied, metadata, list types), not a value-only branch. */
+  main: boolean;
+  unknown?: Severity;
+  nameRule?: NameRule;
+  /** How the root's metadata timestamps decode (a built-in kind's metav1.Time). */
+  decodeTime?: FormatDecoder;
+  /** Collect the CEL rules met on the way (the main run's; a CRD default's, checkValue). Default: `main`. */
+  cel?: boolean;
+  /** Errors on a value unchanged since its old value only warn (KEP-4008). Default: true. */
+  ratchet?: boolean;
 }
 
 class Walk implements Run {
@@ -49,20 +63,43 @@ class Walk implements Run {
   extras: Finding[] = [];
   matches = 0;
   readonly jobs: CelJob[] = [];
+  readonly main: boolean;
+  readonly unknown: Severity | undefined;
+  readonly nameRule: NameRule | undefined;
+  readonly decodeTime: FormatDecoder | undefined;
+  readonly cel: boolean;
+  readonly ratchet: boolean;
 
-  constructor(
-    readonly main: boolean,
-    readonly unknown: Severity | undefined,
-    readonly nameRule?: NameRule,
-    /** How the root's metadata timestamps decode (a built-in kind's metav1.Time). */
-    readonly decodeTime?: FormatDecoder,
-  ) {}
+  constructor(options: WalkOptions) {
+    this.main = options.main;
+    this.unknown = options.unknown;
+    this.nameRule = options.nameRule;
+    this.decodeTime = options.decodeTime;
+    this.cel = options.cel ?? options.main;
+    this.ratchet = options.ratchet ?? true;
+  }
 
   evaluate(node: Node, value: JsonValue, loc: Loc | undefined) {
-    const branch = new Walk(false, undefined);
+    const branch = new Walk({ main: false });
     visit(node, value, loc, branch, 0, undefined, 0);
     return { findings: branch.sink, matches: branch.matches };
   }
+}
+
+/**
+ * kube-openapi's validator alone over `value` (apiservervalidation's ValidateCustomResource on a value as written:
+ * no defaulting, pruning, list types or object metadata), with the CEL rules of the structural tree met on the
+ * way, in the server's order; each with `old` where the API server correlates one (through properties, map
+ * values and the items of list-type=map lists) and never ratcheted.
+ */
+export function checkValue(
+  node: Node,
+  value: JsonValue,
+  old: JsonValue | undefined,
+): { findings: Finding[]; jobs: CelJob[] } {
+  const run = new Walk({ main: false, cel: true, ratchet: false });
+  visit(node, value, undefined, run, 0, old, 0);
+  return { findings: [...run.sink, ...run.extras], jobs: run.jobs };
 }
 
 /**
@@ -87,7 +124,7 @@ export function validateWithSchema(
     options.oldObject === undefined
       ? undefined
       : prepare(root, options.oldObject, { findings: undefined, unknown: undefined }).pruned;
-  const walk = new Walk(true, unknown, options.nameRule, decoders?.["date-time"]);
+  const walk = new Walk({ main: true, unknown, nameRule: options.nameRule, decodeTime: decoders?.["date-time"] });
   visit(root, pruned, undefined, walk, 0, old, ROOT);
   // One push each, never push(...xs): an object can have more findings than a call takes arguments.
   for (const f of walk.sink) findings.push(f);
@@ -139,13 +176,14 @@ function visit(
       check(value, loc, run);
     }
     if (run.main) for (const check of node.mainChecks) check(value, loc, run);
+    // CEL rules see only non-null values (apiextensions' cel validator skips nulls), a node's before its
+    // children's, as the validator walks them (which decides where a spent budget stops).
+    if (run.cel && node.cel) run.jobs.push({ cel: node.cel, value, old, loc });
     if (Array.isArray(value)) items(node, value, loc, run, depth, old);
     else if (isObject(value)) properties(node, value, loc, run, depth, old, flags);
-    // CEL rules see only non-null values (apiextensions' cel validator skips nulls).
-    if (run.main && node.cel) run.jobs.push({ cel: node.cel, value, old, loc });
   }
   // Ratcheting: errors of the OpenAPI validations on a value unchanged since the old object only warn.
-  if (old !== undefined && run.sink.length > start && deepEqual(value, old)) {
+  if (run.ratchet && old !== undefined && run.sink.length > start && deepEqual(value, old)) {
     for (let i = start; i < run.sink.length; i++) {
       const f = run.sink[i] as Finding;
       if (f.severity === "error") run.sink[i] = { ...f, severity: "warning" };
