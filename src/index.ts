@@ -16,6 +16,7 @@ export {
   groupVersionOf,
   type KubernetesRelease,
   kubernetesReleases,
+  minorOf,
   releaseOf,
   releaseTable,
 } from "./builtins/index.js";

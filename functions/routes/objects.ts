@@ -4,6 +4,7 @@ import {
   buildCatalog,
   type Catalog,
   type Change,
+  defaultRelease,
   documentOf,
   type FieldPath,
   type Finding,
@@ -14,6 +15,7 @@ import {
   type JsonObject,
   type JsonValue,
   type KubernetesRelease,
+  minorOf,
   type Note,
   normalize,
   objectsOf,
@@ -184,7 +186,7 @@ export function catalogFor(
   const inline = (["crd", "schema"] as const).flatMap((f) => {
     const value = body[f];
     if (value === undefined) return [];
-    return [f === "crd" ? crdDocument(value) : documentOf(value, f)];
+    return [f === "crd" ? crdDocument(value, release) : documentOf(value, f)];
   });
   if (inline.length === 0) return deployed;
   const { catalog, findings } = buildCatalog(inline, [], { kubernetesVersion: release });
@@ -195,11 +197,12 @@ export function catalogFor(
 
 /**
  * The request's `crd` as a document to build a catalog from; 422 when it is no CRD (a catalog would pass it
- * over) or one the API server refuses whole (a catalog reads partial CRDs, kustomize patches, without a word).
+ * over) or one the API server of `release` refuses to create (a catalog reads partial CRDs, kustomize patches,
+ * without a word), with the first of the server's reasons.
  */
-export function crdDocument(value: JsonObject): SourceDocument {
+export function crdDocument(value: JsonObject, release: KubernetesRelease = defaultRelease): SourceDocument {
   if (!isCrd(value)) throw new RequestError(422, "crd", "not a CustomResourceDefinition (apiextensions.k8s.io)");
-  const [refused] = refusedCrdStructure(value);
+  const [refused] = refusedCrdStructure(value, minorOf(release));
   if (refused) throw new RequestError(422, "crd", refused.message);
   return documentOf(value, "crd");
 }

@@ -7,7 +7,7 @@
  * Kubernetes removed, and the warning the server sends for a deprecated one;
  * each kind's name rule; the hand-written validation (`validation/`), whose
  * admission kinds' expressions cel compiles.
- * Imports schema, path, findings, names, value, go and cel.
+ * Imports schema, path, findings, names, value, go, cel and crd.
  */
 
 export { builtinDecoders } from "./decoders.js";

@@ -1,12 +1,9 @@
 /**
- * refusedCrdStructure: what the API server refuses in a CRD's structure (readCrd reads partial CRDs, kustomize
- * patches, without these findings). The messages are the
- * API server's: apiextensions-apiserver pkg/apis/apiextensions/validation/validation.go
- * (ValidateCustomResourceDefinition: `must be spec.names.plural+"."+spec.group`;
- * validateCustomResourceDefinitionSpec: field.Required for spec.group, spec.scope,
- * spec.names.plural and spec.names.kind, validateEnumStrings' NotSupported for the scope,
- * `must have exactly one version marked as storage version` on spec.versions) and apimachinery
- * ValidateObjectMeta (`name or generateName is required`).
+ * refusedCrdStructure: what the API server refuses in a CRD created whole (readCrd reads partial CRDs, kustomize
+ * patches, without these findings): apimachinery ValidateObjectMeta's `name or generateName is required`, then
+ * the CRD validation (validation.ts, tested in validation.test.ts), in the API server's words
+ * (apiextensions-apiserver pkg/apis/apiextensions/validation/validation.go). The routes refuse an inline CRD
+ * with the first.
  */
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../value/index.js";
@@ -26,7 +23,7 @@ const spec = {
 };
 const crd = (over: Record<string, unknown>, name = "things.example.com", apiVersion = "apiextensions.k8s.io/v1") =>
   ({ apiVersion, kind: "CustomResourceDefinition", metadata: { name }, spec: { ...spec, ...over } }) as JsonObject;
-const messages = (doc: JsonObject) => refusedCrdStructure(doc).map((f) => f.message);
+const messages = (doc: JsonObject) => refusedCrdStructure(doc, 36).map((f) => f.message);
 
 describe("refusedCrdStructure: a CRD's required structure", () => {
   it("a complete CRD has no findings", () => {
@@ -46,16 +43,21 @@ describe("refusedCrdStructure: a CRD's required structure", () => {
       "spec.scope: Required value",
       "spec.versions: Invalid value: []: must have exactly one version marked as storage version",
       "spec.names.plural: Required value",
+      "spec.names.singular: Required value",
       "spec.names.kind: Required value",
+      "spec.names.listKind: Required value",
+      "status.storedVersions: Invalid value: []: must have at least one stored version",
     ]);
   });
 
   it("no version, or two, marked storage: true", () => {
     expect(messages(crd({ versions: [version("v1", false)] }))).toEqual([
       'spec.versions: Invalid value: ["v1"]: must have exactly one version marked as storage version',
+      "status.storedVersions: Invalid value: []: must have at least one stored version",
     ]);
     expect(messages(crd({ versions: [version("v1", true), version("v2", true)] }))).toEqual([
       'spec.versions: Invalid value: ["v1","v2"]: must have exactly one version marked as storage version',
+      'status.storedVersions: Invalid value: ["v1"]: must have the storage version v2',
     ]);
   });
 
@@ -83,10 +85,41 @@ describe("refusedCrdStructure: a CRD's required structure", () => {
     expect(messages(patch)).toContain("spec.group: Required value");
   });
 
-  it("v1beta1 defaults the scope and builds versions from spec.version", () => {
+  it("the rest of the CRD validation: names, versions, columns, conversion…", () => {
+    expect(messages(crd({ names: { kind: "Thing", plural: "things", listKind: "Thing" } }))).toEqual([
+      'spec.names.listKind: Invalid value: "Thing": kind and listKind may not be the same',
+    ]);
+    expect(messages(crd({ conversion: { strategy: "Webhook" } }))[0]).toBe(
+      "spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook",
+    );
+  });
+
+  it("v1beta1 defaults the scope, builds versions from spec.version, and has none of v1's own rules", () => {
     const { scope: _, versions: __, ...rest } = spec;
     const doc = crd({}, "things.example.com", "apiextensions.k8s.io/v1beta1");
     doc.spec = { ...rest, version: "v1", validation: { openAPIV3Schema: { type: "object" } } };
     expect(messages(doc)).toEqual([]);
+    // preserveUnknownFields defaults to true there, and a webhook's review versions to [v1beta1]
+    doc.spec = {
+      ...rest,
+      version: "v1",
+      conversion: { strategy: "Webhook", webhookClientConfig: { url: "https://conv.example.com" } },
+      preserveUnknownFields: false,
+      validation: { openAPIV3Schema: { type: "object" } },
+      additionalPrinterColumns: [{ name: "A", type: "time", JSONPath: ".a" }],
+    };
+    expect(messages(doc)).toEqual([
+      'spec.additionalPrinterColumns[0].type: Invalid value: "time": must be one of boolean,date,integer,number,string',
+    ]);
+    // the top level and the versions may not both have a schema
+    doc.spec = {
+      ...rest,
+      versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } }],
+      validation: { openAPIV3Schema: { type: "object" } },
+    };
+    expect(messages(doc)).toEqual([
+      "spec.validation: Forbidden: top-level and per-version schemas are mutually exclusive",
+      'spec.versions: Invalid value: ["v1"]: per-version schemas may not all be set to identical values (top-level validation should be used instead)',
+    ]);
   });
 });

@@ -2,16 +2,35 @@
  * A CustomResourceDefinition → its group, kind and versions, each version's
  * schema as a `SchemaNode` with unions attached. Declaration errors point into
  * the CRD document (`spec.versions[0].schema.openAPIV3Schema.properties…`).
- * `refusedCrdStructure`: what the API server refuses in a CRD given whole (no
- * group, no names, not exactly one storage version, a name other than
- * <plural>.<group>), which readCrd does not report: a repository's CRD files
- * include kustomize patches, partial CRDs no server ever sees.
- * Imports schema, value, path, findings.
+ * What the API server's validation refuses in a CRD, which readCrd does not
+ * report (a CRD read for its schemas may be a partial one, a kustomize patch):
+ * `validateCustomResourceDefinition` (validation.ts) its names, versions,
+ * subresources, printer columns, selectable fields and conversion, for the CRD
+ * validated as an object; `validateVersionSchema` (schema-validation.ts) a
+ * schema's own rules, the structural ones among them, where
+ * `schemaPlacements` says the server reads each schema; `refusedCrdStructure`,
+ * the routes' verdict on an inline CRD.
+ * Imports schema, value, path, findings, names, go.
  */
-import { type Finding, invalid, notSupported, required } from "../findings/index.js";
+import { type Finding, required } from "../findings/index.js";
 import { type FieldPath, type PathSegment, schemaProperty } from "../path/index.js";
 import { fromOpenAPI, type SchemaNode } from "../schema/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
+import { validateCrdDocument } from "./validation.js";
+
+export {
+  type StructuralViolation,
+  structuralViolations,
+  type VersionSchemaOptions,
+  validateVersionSchema,
+} from "./schema-validation.js";
+export {
+  isAcceptedConversionReviewVersion,
+  type SchemaPlacement,
+  schemaPlacements,
+  validateCustomResourceDefinition,
+} from "./validation.js";
+export { validateWebhookService, validateWebhookURL } from "./webhook.js";
 
 export interface CrdVersion {
   name: string;
@@ -105,39 +124,20 @@ export function readCrd(doc: JsonObject): { crd: Crd; findings: Finding[] } {
 }
 
 /**
- * What the API server refuses in a CRD's structure, in its words (apiextensions-apiserver
- * pkg/apis/apiextensions/validation/validation.go: ValidateCustomResourceDefinition's name
- * check, validateCustomResourceDefinitionSpec's group, scope, storage and names checks, and
- * apimachinery's ValidateObjectMeta for a missing name). Only the fields kunion reads a CRD by:
- * without them no object can be matched to it. `singular` and `listKind` are defaulted by the
- * server, and v1beta1 defaults `scope`, so none of those is required here.
+ * What the API server refuses in a CRD given whole, created on release 1.`minor`, in its words: the
+ * CRD validation (validation.ts: apiextensions.k8s.io/v1, and v1beta1 with its own defaults and
+ * without the rules only v1 has, for the routes that still read it), after apimachinery's
+ * ValidateObjectMeta's own first word on a CRD without a name. The routes refuse an inline CRD
+ * with the first.
  */
-export function refusedCrdStructure(doc: JsonObject): Finding[] {
-  const { crd } = readCrd(doc);
-  const spec = getKey(doc, "spec");
-  const names = isObject(spec) ? getKey(spec, "names") : undefined;
-  const out: Finding[] = [];
-  const plural = isObject(names) ? str(getKey(names, "plural")) : "";
-  if (crd.name === "") out.push(required(["metadata", "name"], "name or generateName is required"));
-  else if (crd.name !== `${plural}.${crd.group}`)
-    out.push(invalid(["metadata", "name"], crd.name, 'must be spec.names.plural+"."+spec.group'));
-  if (crd.group === "") out.push(required(["spec", "group"]));
-  const scope = isObject(spec) ? getKey(spec, "scope") : undefined;
-  const v1 = getKey(doc, "apiVersion") === "apiextensions.k8s.io/v1";
-  if (scope === undefined || scope === "" || scope === null) {
-    if (v1) out.push(required(["spec", "scope"]));
-  } else if (scope !== "Cluster" && scope !== "Namespaced") {
-    out.push(notSupported(["spec", "scope"], scope, ["Cluster", "Namespaced"]));
-  }
-  // No versions at all has no storage version either: the server says just this.
-  if (crd.versions.filter((v) => v.storage).length !== 1) {
-    // The server prints the whole list; the names say which versions are meant without the schemas.
-    const listed = crd.versions.map((v) => v.name);
-    out.push(invalid(["spec", "versions"], listed, "must have exactly one version marked as storage version"));
-  }
-  if (plural === "") out.push(required(["spec", "names", "plural"]));
-  if (crd.kind === "") out.push(required(["spec", "names", "kind"]));
-  return out;
+export function refusedCrdStructure(doc: JsonObject, minor: number): Finding[] {
+  const meta = getKey(doc, "metadata");
+  const named = (key: string) => isObject(meta) && str(getKey(meta, key)) !== "";
+  const nameless = !named("name") && !named("generateName");
+  return [
+    ...(nameless ? [required(["metadata", "name"], "name or generateName is required")] : []),
+    ...validateCrdDocument(doc, minor),
+  ];
 }
 
 /** The schema path (`properties.spec.items.properties.x`) of a data path (`spec.x`). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { JsonValue } from "../value/index.js";
 import { evolutionRules } from "./index.js";
 import { compareVersionPriority } from "./revision.js";
 import { brief, crd, diff, int, obj, root, rules, str, v1, webhook } from "./test-helpers.js";
@@ -238,6 +239,9 @@ describe("whole-CRD rules", () => {
       { name: "v1", schema: obj({ apiVersion: str(), kind: str(), spec, metadata: obj({ labels: obj() }) }) },
     ]);
     expect(rules(diff(v1(spec), meta))).toEqual(["schema-not-structural"]);
+    expect(diff(v1(spec), meta)[0]?.detail).toBe(
+      "properties[metadata]: must not specify anything other than name and generateName, but metadata is implicitly specified (properties.labels)",
+    );
     const allowed = crd([
       {
         name: "v1",
@@ -250,11 +254,15 @@ describe("whole-CRD rules", () => {
     expect(diff(untyped, untyped)).toEqual([]);
   });
 
-  it("a junctor may only name fields the schema itself specifies", () => {
-    const named = v1(obj({ replicas: int() }, { oneOf: [{ required: ["replicas"] }, { properties: { ghost: {} } }] }));
+  it("a junctor of the root may only name fields the schema itself specifies", () => {
+    const oneOf: JsonValue = [{ required: ["spec"] }, { properties: { ghost: {} } }];
+    const named = crd([{ name: "v1", schema: { ...root(spec), oneOf } }]);
     expect(diff(v1(spec), named).map((f) => f.detail)).toContain(
       "oneOf[1].properties[ghost]: must be specified in the structural part of the schema too",
     );
+    // complete.go checks the root's junctors only: the API server accepts the same junctor on spec.
+    const onSpec = v1(obj({ replicas: int() }, { oneOf: [{ required: ["replicas"] }, { properties: { ghost: {} } }] }));
+    expect(rules(diff(v1(spec), onSpec))).not.toContain("schema-not-structural");
   });
 
   it("reads apiextensions.k8s.io/v1beta1's single schema and compares it with the v1 form", () => {

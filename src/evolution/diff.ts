@@ -7,6 +7,8 @@ import { walkSchemas } from "./walk.js";
 export interface DiffOptions {
   /** Per-rule severities from configuration; "off" drops the rule. */
   severities?: Readonly<Record<string, Severity | "off">>;
+  /** The new revision is also validated as an object (`kunion check`): the rules `refusedByServer` are left out. */
+  validatedAsObject?: boolean;
 }
 
 /** The rule id for inputs that cannot be compared (not in evolution.md's table). */
@@ -81,7 +83,7 @@ export function diff(
       },
     };
     for (const rule of rules) {
-      if (severityOf(rule.id) === "off") continue;
+      if (severityOf(rule.id) === "off" || (options.validatedAsObject && rule.refusedByServer)) continue;
       if (rule.crd) for (const hit of rule.crd(ctx)) emit(rule.id, hit);
       if (rule.state) {
         const keyOf = (c: RuleHit) => c.key ?? `${c.field}|${c.detail}`;

@@ -81,6 +81,11 @@ export interface RuleDescriptor extends EvolutionRule {
   crd?: (ctx: CrdContext) => RuleHit[];
   /** A problem of one revision: reported when the old revision did not have it (same `key`). */
   state?: (rev: Revision) => RuleHit[];
+  /**
+   * `state` finds what the API server's own validation refuses in the revision, which a CRD validated as
+   * an object says in the server's words (crd/): left out where that validation runs too (DiffOptions).
+   */
+  refusedByServer?: boolean;
   /** Compares one schema node present in both revisions. */
   node?: (pair: NodePair) => RuleHit[];
   /** `node` also runs on allOf/anyOf/oneOf/not branches (value restrictions only). */

@@ -188,7 +188,9 @@ class Compiler {
     else if (additional !== undefined) node.additional = child(additional, [...path, "additionalProperties"]);
     const items = getKey(raw, "items");
     if (isObject(items)) node.items = child(items, [...path, "items"]);
-    else if (items !== undefined) this.findings.push(schemaFinding([...path, "items"], "must be a schema object"));
+    // a list of schemas is refused in the server's words where a CRD's schema is validated (crd/)
+    else if (items !== undefined && !Array.isArray(items))
+      this.findings.push(schemaFinding([...path, "items"], "must be a schema object"));
     node.nullable = getKey(raw, "nullable") === true;
     if (mode === "structural") this.structural(node, raw, path, cardinality);
     return node;

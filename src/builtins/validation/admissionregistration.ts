@@ -26,9 +26,10 @@
  */
 
 import { admissionExpressionError } from "../../cel/index.js";
+import { validateWebhookService, validateWebhookURL } from "../../crd/index.js";
 import { type Finding, tooMany } from "../../findings/index.js";
-import { GoError, parse, trimSpace } from "../../go/index.js";
-import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName } from "../../names/index.js";
+import { trimSpace } from "../../go/index.js";
+import { isDNS1035Label, isQualifiedName } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, type JsonObject, type JsonValue } from "../../value/index.js";
 import { celLibrariesOf } from "../releases.js";
@@ -39,7 +40,6 @@ import {
   invalidEach,
   isFullyQualifiedName,
   isSet,
-  isValidPortNum,
   listAt,
   notSupported,
   objectAt,
@@ -145,64 +145,6 @@ export function validateRuleWithOperations(rule: JsonObject, at: FieldPath): Fin
   return out;
 }
 
-/** The bytes Go's url.Userinfo.String() keeps as they are (escape in encodeUserPassword mode). */
-const userPasswordSafe = /^[A-Za-z0-9\-_.~$&+,;=]$/;
-
-function escapeUserPassword(s: string): string {
-  let out = "";
-  for (const b of new TextEncoder().encode(s)) {
-    const c = String.fromCharCode(b);
-    out += userPasswordSafe.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
-  }
-  return out;
-}
-
-const urlForm = "; desired format: https://host[/path]";
-
-/** webhook.ValidateWebhookURL, https forced. */
-function validateWebhookURL(raw: string, at: FieldPath): Finding[] {
-  const u = parse(raw);
-  if (u instanceof GoError) return [required(at, `url must be a valid URL: ${u.message}${urlForm}`, asError)];
-  const out: Finding[] = [];
-  if (u.scheme !== "https")
-    out.push(invalid(at, u.scheme, `'https' is the only allowed URL scheme${urlForm}`, asError));
-  if (u.host === "") out.push(invalid(at, u.host, `host must be provided${urlForm}`, asError));
-  if (u.user !== undefined) {
-    const { username, password } = u.user;
-    const user = escapeUserPassword(username) + (password === undefined ? "" : `:${escapeUserPassword(password)}`);
-    out.push(invalid(at, user, "user information is not permitted in the URL", asError));
-  }
-  if (u.fragment !== "") out.push(invalid(at, u.fragment, "fragments are not permitted in the URL", asError));
-  if (u.rawQuery !== "") out.push(invalid(at, u.rawQuery, "query parameters are not permitted in the URL", asError));
-  return out;
-}
-
-/** webhook.ValidateWebhookService; the port defaults to 443. */
-function validateWebhookService(service: JsonObject, at: FieldPath): Finding[] {
-  const out = [
-    ...requiredIfEmpty(service, "name", at, "service name is required"),
-    ...requiredIfEmpty(service, "namespace", at, "service namespace is required"),
-  ];
-  const port = isSet(service, "port") ? optionalIntAt(service, "port") : 443;
-  if (port !== undefined) {
-    const errs = isValidPortNum(port);
-    if (errs.length > 0) out.push(invalid(child(at, "port"), port, `port is not valid: ${errs.join(", ")}`, asError));
-  }
-  const path = getKey(service, "path");
-  if (typeof path !== "string" || path === "" || path === "/") return out;
-  const pathAt = child(at, "path");
-  if (path === "//") return [...out, invalid(pathAt, path, "segment[0] may not be empty", asError)];
-  if (!path.startsWith("/")) out.push(invalid(pathAt, path, "must start with a '/'", asError));
-  // As in Go, the first character is dropped whatever it is, then one trailing slash.
-  let rest = path.slice(1);
-  if (rest.endsWith("/")) rest = rest.slice(0, -1);
-  rest.split("/").forEach((step, i) => {
-    if (step === "") out.push(invalid(pathAt, path, `segment[${i}] may not be empty`, asError));
-    else for (const m of isDNS1123Subdomain(step)) out.push(invalid(pathAt, path, `segment[${i}]: ${m}`, asError));
-  });
-  return out;
-}
-
 /** The clientConfig switch of validateValidatingWebhook / validateMutatingWebhook. */
 function validateClientConfig(hook: JsonObject, at: FieldPath): Finding[] {
   // An absent clientConfig is the schema's required field; a null or empty one has neither member.
@@ -218,7 +160,7 @@ function validateClientConfig(hook: JsonObject, at: FieldPath): Finding[] {
     const url = stringAt(cc, "url");
     return url === undefined ? [] : validateWebhookURL(url, child(configAt, "url"));
   }
-  return service === undefined ? [] : validateWebhookService(service, child(configAt, "service"));
+  return service === undefined ? [] : validateWebhookService(service, child(configAt, "service"), false);
 }
 
 /**

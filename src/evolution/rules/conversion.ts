@@ -1,3 +1,4 @@
+import { isAcceptedConversionReviewVersion } from "../../crd/index.js";
 import { type FieldPath, formatPath } from "../../path/index.js";
 import { deepEqual, getKey, hasKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
 import { compareVersionPriority, type Revision, type RevisionVersion } from "../revision.js";
@@ -69,6 +70,7 @@ export const conversionMissing: RuleDescriptor = {
 
 export const conversionInvalid: RuleDescriptor = {
   id: "conversion-invalid",
+  refusedByServer: true,
   severity: "error",
   description:
     "webhook strategy without exactly one of url/service, without conversionReviewVersions containing v1 or v1beta1, or with preserveUnknownFields: true",
@@ -106,7 +108,8 @@ export const conversionInvalid: RuleDescriptor = {
     }
     const reviews = getKey(holder, "conversionReviewVersions");
     const v1beta1Default = !v1 && reviews === undefined; // v1beta1 defaults it to [v1beta1]
-    if (!v1beta1Default && !stringList(reviews).some((r) => r === "v1" || r === "v1beta1")) {
+    // the ConversionReview versions the API server sends (the CRD validation's acceptedConversionReviewVersions)
+    if (!v1beta1Default && !stringList(reviews).some(isAcceptedConversionReviewVersion)) {
       report(
         [...at, "conversionReviewVersions"],
         "conversionReviewVersions must include v1 or v1beta1",

@@ -160,6 +160,7 @@ export const storageVersionChanged: RuleDescriptor = {
 
 export const storageVersionCount: RuleDescriptor = {
   id: "storage-version-count",
+  refusedByServer: true,
   severity: "error",
   description: "not exactly one storage version",
   state(rev) {
@@ -177,6 +178,7 @@ export const storageVersionCount: RuleDescriptor = {
 
 export const versionNameInvalid: RuleDescriptor = {
   id: "version-name-invalid",
+  refusedByServer: true,
   severity: "error",
   description: "not a DNS-1035 label, or duplicated",
   state(rev) {
