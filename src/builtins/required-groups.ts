@@ -111,10 +111,53 @@ export const groupsNotEnforced: readonly NotEnforced[] = [
     field: "served",
     source: "apiextensions validateCustomResourceDefinitionSpec: false is a valid served flag",
   },
+  {
+    type: "CustomResourceDefinitionVersion",
+    field: "storage",
+    source: "apiextensions validateCustomResourceDefinitionSpec: counts the versions marked storage, exactly one",
+  },
+  ...["names", "versions"].map((field) => ({
+    type: "CustomResourceDefinitionSpec",
+    field,
+    source: "apiextensions validateCustomResourceDefinitionSpec: reads the names' fields and the versions' count",
+  })),
 ];
 
 /** The other groups' required fields whose absence the hand-written rules report in the server's words (required.ts). */
 export const groupsReportedByHand: readonly NotEnforced[] = [
+  // apiextensions: ValidateCustomResourceDefinition, on the fields of the internal type (crd/validation.ts)
+  ...["group", "scope"].map((field) => ({
+    type: "CustomResourceDefinitionSpec",
+    field,
+    source: "apiextensions validateCustomResourceDefinitionSpec (crd/validation.ts)",
+  })),
+  ...["kind", "plural"].map((field) => ({
+    type: "CustomResourceDefinitionNames",
+    field,
+    source: "apiextensions validateCustomResourceDefinitionSpec: names required for spec (crd/validation.ts)",
+  })),
+  {
+    type: "CustomResourceDefinitionVersion",
+    field: "name",
+    source: "apiextensions validateCustomResourceDefinitionVersion (crd/validation.ts)",
+  },
+  ...["name", "type", "jsonPath"].map((field) => ({
+    type: "CustomResourceColumnDefinition",
+    field,
+    source: "apiextensions ValidateCustomResourceColumnDefinition: JSONPath, as the internal type names it",
+  })),
+  { type: "CustomResourceConversion", field: "strategy", source: "apiextensions validateCustomResourceConversion" },
+  {
+    type: "WebhookConversion",
+    field: "conversionReviewVersions",
+    source: "apiextensions validateCustomResourceConversion: conversionReviewVersions, internal type's path",
+  },
+  { type: "SelectableField", field: "jsonPath", source: "apiextensions validateSelectableFields" },
+  ...["specReplicasPath", "statusReplicasPath"].map((field) => ({
+    type: "CustomResourceSubresourceScale",
+    field,
+    source: "apiextensions ValidateCustomResourceDefinitionSubresources",
+  })),
   { type: "HTTPIngressPath", field: "pathType", source: "networking validateHTTPIngressPath (networking.ts)" },
   { type: "PolicyRule", field: "verbs", source: "rbac ValidatePolicyRule (rbac.ts)" },
   ...["ValidatingWebhook", "MutatingWebhook"].flatMap((type) =>

@@ -6,11 +6,19 @@ import {
   type KubernetesRelease,
   minorOf,
 } from "../builtins/index.js";
-import { type Crd, type CrdVersion, isCrd, readCrd } from "../crd/index.js";
+import {
+  type Crd,
+  type CrdVersion,
+  isCrd,
+  readCrd,
+  schemaPlacements,
+  structuralViolations,
+  validateVersionSchema,
+} from "../crd/index.js";
 import { type Finding, finding, reroot } from "../findings/index.js";
 import { attachGoUnions, fromSMDSchema, type GoTypes, parseGoTypes, type SchemaNode } from "../schema/index.js";
 import { locateFinding, type SourceDocument } from "../source/index.js";
-import { type CompiledSchema, compileSchema, type UpdateContext } from "../validate/index.js";
+import { type CompiledSchema, compileSchema, type UpdateContext, validateSchemaDefaults } from "../validate/index.js";
 import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { withListItems } from "./lists.js";
 
@@ -129,7 +137,8 @@ export function buildCatalog(
   goSources: readonly GoSource[] = [],
   options: CatalogOptions = {},
 ): { catalog: Catalog; findings: Finding[] } {
-  const celLibraries = celLibrariesOf(minorOf(options.kubernetesVersion ?? defaultRelease));
+  const minor = minorOf(options.kubernetesVersion ?? defaultRelease);
+  const celLibraries = celLibrariesOf(minor);
   const olds = new Map<string, OldCrd>();
   for (const d of withListItems(options.old ?? []))
     if (isCrd(d.value)) {
@@ -167,6 +176,9 @@ export function buildCatalog(
         else if (!deepEqual(first.value, doc.value)) findings.push(declaredAgain(crd.name, first, doc));
       }
       const old = olds.get(crd.name);
+      const schemasOnly = options.schemasOnly?.has(doc.file) === true;
+      // what compiling each schema found, by schema (a schema all versions share is reported once)
+      const compileFindings = new Map<JsonObject, Finding[]>();
       for (const version of crd.versions) {
         const schema = version.openAPIV3Schema;
         if (schema) {
@@ -174,18 +186,18 @@ export function buildCatalog(
             const update = old === undefined ? undefined : updateContext(old, version.name, schema);
             return compileSchema(schema, { celLibraries, update });
           };
-          if (options.schemasOnly?.has(doc.file)) deferred.set(version, () => compile().compiled);
+          if (schemasOnly) deferred.set(version, () => compile().compiled);
           else {
             const result = compile();
             compiled.set(version, result.compiled);
-            const inCrd = result.findings.map((f) => reroot(f, version.schemaPath));
-            findings.push(...located(doc, inCrd));
+            if (!compileFindings.has(schema)) compileFindings.set(schema, result.findings);
           }
         }
         if (version.schema && goSources.length > 0) {
           findings.push(...attachGoUnions(version.schema, goTypesFor(version.name), crd.kind));
         }
       }
+      if (!schemasOnly) findings.push(...located(doc, schemaFindings(doc.value, crd, compileFindings, minor)));
       crds.push(crd);
     } else if (isSmdSchema(doc.value)) {
       const { types, findings: found } = fromSMDSchema(doc.value);
@@ -222,6 +234,38 @@ export function buildCatalog(
     return r.kind === "crd" ? r.version.schema : r.unions;
   };
   return { catalog: { crds, resolve, schemaFor }, findings };
+}
+
+/**
+ * What the API server refuses in a CRD's schemas, each where the server validates it (crd
+ * schemaPlacements: once at `spec.validation.openAPIV3Schema` when all versions share it) and placed where
+ * it is written: the schema's own rules (ValidateCustomResourceDefinitionOpenAPISchema, the structural
+ * rules), what compiling it found (RE2 patterns, CEL), and its defaults (defaulting.ValidateDefaults). As
+ * the server does, the CEL rules are compiled and the defaults validated only in a structural schema.
+ * A v1beta1 CRD (served until 1.22) keeps its versions' compile findings alone.
+ */
+function schemaFindings(
+  value: JsonObject,
+  crd: Crd,
+  compileFindings: ReadonlyMap<JsonObject, Finding[]>,
+  minor: number,
+): Finding[] {
+  const placements = schemaPlacements(value, minor);
+  if (placements.length === 0)
+    return crd.versions.flatMap((v) =>
+      v.openAPIV3Schema ? (compileFindings.get(v.openAPIV3Schema) ?? []).map((f) => reroot(f, v.schemaPath)) : [],
+    );
+  const celBadValue = minor >= 35 ? "value" : "type";
+  return placements.flatMap(({ schema, path, at, statusSubresource }) => {
+    const compiled = (compileFindings.get(schema) ?? []).map((f) => reroot(f, path));
+    const structural = structuralViolations(schema, path).length === 0;
+    const found = [
+      ...validateVersionSchema(schema, path, { minor, statusSubresource }),
+      ...(structural ? compiled : compiled.filter((f) => f.rule !== "cel")),
+      ...(structural ? validateSchemaDefaults(schema, path, { celLibraries: celLibrariesOf(minor), celBadValue }) : []),
+    ];
+    return at === path ? found : found.map((f) => ({ ...f, at: [...at, ...f.path.slice(path.length)] }));
+  });
 }
 
 /**

@@ -72,7 +72,9 @@ export function checkChanges(changed: readonly ChangedFile[], options: CheckOpti
     }));
   for (const { before, after } of files) {
     if (before !== undefined && withListItems(after.documents).some((d) => isCrd(d.value))) {
-      findings.push(...diffCrdDocuments({ ...before, file: before.path }, { ...after, file: after.path }, options));
+      // the CRD is validated as an object below, in the API server's words
+      const diffOptions = { ...options, validatedAsObject: true };
+      findings.push(...diffCrdDocuments({ ...before, file: before.path }, { ...after, file: after.path }, diffOptions));
     }
   }
   // The repository's other CRDs only give schemas: what is wrong in them (or between two of them) was there

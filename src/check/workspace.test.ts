@@ -21,7 +21,7 @@ describe("loadWorkspace", () => {
     const load = (schemasOnly?: ReadonlySet<string>) =>
       loadWorkspace({ crds: [file], inputs: [{ path: "w.yaml", text: widget(12) }], schemasOnly });
     expect(load().findings.map((f) => f.field)).toEqual([
-      "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule",
+      "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule",
     ]);
     const deferred = load(new Set([file.path]));
     expect(deferred.findings).toEqual([]);
@@ -95,5 +95,48 @@ describe("loadWorkspace", () => {
     ]);
     expect(ruleErrors("1.33")).toEqual([]);
     expect(ruleErrors("1.36")).toEqual([]);
+  });
+});
+
+// apiextensions validation.go validateCustomResourceDefinitionSpec, after v1/conversion.go: a schema every
+// version has alike is the internal type's spec.validation, validated once; a non-structural schema's CEL rules
+// are not compiled, nor its defaults validated (validateCustomResourceDefinitionValidation)
+describe("what the API server refuses in a CRD's schemas, where it says it", () => {
+  const found = (text: string) => {
+    const { findings } = loadWorkspace({ crds: [{ path: "crd.yaml", text }], inputs: [] });
+    return findings.map((f) => `${f.line} ${f.message}`);
+  };
+  const typeless = "spec: {properties: {size: {type: integer}}}";
+  const typelessMessage = "Required value: must not be empty for specified object fields";
+
+  it("a schema all versions share: once, at spec.validation, on the line where the first version writes it", () => {
+    const text = widgetCrd({ versions: ["v1", "v2"], properties: typeless });
+    const line = text.split("\n").findIndex((l) => l.includes("spec: {properties")) + 1;
+    expect(found(text)).toEqual([`${line} spec.validation.openAPIV3Schema.properties[spec].type: ${typelessMessage}`]);
+  });
+
+  it("versions with schemas of their own: each at its version", () => {
+    const v2 = widgetCrd({ versions: ["v2"], properties: typeless });
+    const text = `${widgetCrd()}${v2.slice(v2.indexOf("  - name: v2")).replace("storage: true", "storage: false")}`;
+    const line = text.split("\n").findIndex((l) => l.includes("spec: {properties")) + 1;
+    expect(found(text)).toEqual([
+      `${line} spec.versions[1].schema.openAPIV3Schema.properties[spec].type: ${typelessMessage}`,
+    ]);
+  });
+
+  it("a non-structural schema's CEL rules and defaults are left alone; a structural one's are refused", () => {
+    const rule = "x-kubernetes-validations: [{rule: 'self.nope'}]";
+    const def = "default: 5";
+    const structural = found(
+      widgetCrd({ properties: `spec: {type: object, ${rule}, properties: {a: {type: string, ${def}}}}` }),
+    );
+    expect(structural.map((m) => m.slice(m.indexOf(" ") + 1, m.indexOf(":"))).sort()).toEqual([
+      "spec.validation.openAPIV3Schema.properties[spec].properties[a].default",
+      "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule",
+    ]);
+    const nonStructural = found(widgetCrd({ properties: `spec: {${rule}, properties: {a: {type: string, ${def}}}}` }));
+    expect(nonStructural.map((m) => m.slice(m.indexOf(" ") + 1))).toEqual([
+      `spec.validation.openAPIV3Schema.properties[spec].type: ${typelessMessage}`,
+    ]);
   });
 });

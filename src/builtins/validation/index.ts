@@ -9,8 +9,9 @@
  * fields the server checks by hand are checked here. Required fields the
  * schema marks, and the one-of rules of the union registry, are reported
  * there, not here.
- * Imports findings, path, names, value and go.
+ * Imports findings, path, names, value, go and crd (a CustomResourceDefinition's own rules).
  */
+import { validateCustomResourceDefinition } from "../../crd/index.js";
 import type { Finding } from "../../findings/index.js";
 import { splitApiVersion } from "../../names/index.js";
 import type { JsonObject } from "../../value/index.js";
@@ -133,6 +134,7 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
     "flowcontrol.apiserver.k8s.io/v1/FlowSchema": validateFlowSchema,
     "flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration": validatePriorityLevelConfiguration,
     "apiregistration.k8s.io/v1/APIService": validateAPIService,
+    "apiextensions.k8s.io/v1/CustomResourceDefinition": validateCustomResourceDefinition,
     "policy/v1/PodDisruptionBudget": validatePodDisruptionBudget,
     "rbac.authorization.k8s.io/v1/Role": validateRole,
     "rbac.authorization.k8s.io/v1/ClusterRole": validateClusterRole,
