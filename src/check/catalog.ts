@@ -6,15 +6,7 @@ import {
   type KubernetesRelease,
   minorOf,
 } from "../builtins/index.js";
-import {
-  type Crd,
-  type CrdVersion,
-  isCrd,
-  readCrd,
-  schemaPlacements,
-  structuralViolations,
-  validateVersionSchema,
-} from "../crd/index.js";
+import { type Crd, type CrdVersion, isCrd, readCrd, schemaPlacements, validateVersionSchema } from "../crd/index.js";
 import { type Finding, finding, reroot } from "../findings/index.js";
 import { attachGoUnions, fromSMDSchema, type GoTypes, parseGoTypes, type SchemaNode } from "../schema/index.js";
 import { locateFinding, type SourceDocument } from "../source/index.js";
@@ -258,9 +250,9 @@ function schemaFindings(
   const celBadValue = minor >= 35 ? "value" : "type";
   return placements.flatMap(({ schema, path, at, statusSubresource }) => {
     const compiled = (compileFindings.get(schema) ?? []).map((f) => reroot(f, path));
-    const structural = structuralViolations(schema, path).length === 0;
+    const { findings, structural } = validateVersionSchema(schema, path, { minor, statusSubresource });
     const found = [
-      ...validateVersionSchema(schema, path, { minor, statusSubresource }),
+      ...findings,
       ...(structural ? compiled : compiled.filter((f) => f.rule !== "cel")),
       ...(structural ? validateSchemaDefaults(schema, path, { celLibraries: celLibrariesOf(minor), celBadValue }) : []),
     ];

@@ -18,7 +18,7 @@ import { structuralViolations, validateVersionSchema } from "./schema-validation
 const at = ["spec", "versions", 0, "schema", "openAPIV3Schema"];
 const P = "spec.versions[0].schema.openAPIV3Schema";
 const messages = (schema: JsonValue, minor?: number) =>
-  validateVersionSchema(schema, at, { minor }).map((f) => f.message);
+  validateVersionSchema(schema, at, { minor }).findings.map((f) => f.message);
 const root = (properties: JsonObject, extra: JsonObject = {}): JsonObject => ({ type: "object", properties, ...extra });
 const str: JsonObject = { type: "string" };
 /** A list-type map of objects keyed by `name`, with `extra` on the list and `item` on its items. */
@@ -201,7 +201,7 @@ describe("ValidateCustomResourceDefinitionOpenAPISchema (pkg/apis/apiextensions/
       `${P}.nullable: Forbidden: nullable cannot be true at the root`,
     ]);
     const status = (schema: JsonObject) =>
-      validateVersionSchema(schema, at, { statusSubresource: true }).map((f) => f.message);
+      validateVersionSchema(schema, at, { statusSubresource: true }).findings.map((f) => f.message);
     expect(status({ type: "array", items: str })).toEqual([
       `${P}.type: Invalid value: "array": must be object at the root`,
       `${P}.type: Invalid value: "array": only "object" is allowed as the type at the root of the schema if the status subresource is enabled`,
@@ -271,7 +271,7 @@ describe("ValidateCustomResourceDefinitionOpenAPISchema (pkg/apis/apiextensions/
 
   it("specStandardValidatorV3.validate: no default at all where defaults are not allowed (v1beta1)", () => {
     const schema = root({ a: { ...str, default: "x" }, kind: { ...str, default: "Widget" } });
-    expect(validateVersionSchema(schema, at, { allowDefaults: false }).map((f) => f.message)).toEqual([
+    expect(validateVersionSchema(schema, at, { allowDefaults: false }).findings.map((f) => f.message)).toEqual([
       `${P}.properties[a].default: Forbidden: must not be set`,
       `${P}.properties[kind].default: Forbidden: must not be set in top-level kind`,
     ]);
@@ -381,7 +381,7 @@ describe("the real CRDs of /work/shared/corpus, all applied to clusters", () => 
             if (!isObject(schema)) return;
             versions++;
             const path = ["spec", "versions", i, "schema", "openAPIV3Schema"];
-            for (const f of validateVersionSchema(getKey(schema, "openAPIV3Schema") ?? null, path))
+            for (const f of validateVersionSchema(getKey(schema, "openAPIV3Schema") ?? null, path).findings)
               found.push(`${file}: ${f.message}`);
           });
         }

@@ -39,18 +39,25 @@ export interface VersionSchemaOptions {
 /**
  * The API server's errors for one version's openAPIV3Schema, placed under
  * `at` (`spec.versions[0].schema.openAPIV3Schema`): the structural ones
- * first, sorted as the server sorts them, then the others in schema order.
+ * first, sorted as the server sorts them, then the others in schema order;
+ * and whether the schema is structural, which the server's CEL compilation
+ * and defaults validation wait for.
  */
-export function validateVersionSchema(schema: JsonValue, at: FieldPath, options: VersionSchemaOptions = {}): Finding[] {
-  if (!isObject(schema)) return [];
+export function validateVersionSchema(
+  schema: JsonValue,
+  at: FieldPath,
+  options: VersionSchemaOptions = {},
+): { findings: Finding[]; structural: boolean } {
+  if (!isObject(schema)) return { findings: [], structural: false };
   // A schema NewStructural cannot convert (an id, a $ref, items as a list…) is not checked for structure: the
   // server reports the offending keyword instead.
-  const structural = convertible(schema) ? structuralViolations(schema, at).map((v) => v.error) : [];
-  return [
-    ...structural,
+  const violations = convertible(schema) ? structuralViolations(schema, at).map((v) => v.error) : undefined;
+  const findings = [
+    ...(violations ?? []),
     ...rootErrors(schema, at, options.statusSubresource === true),
     ...openAPISchemaErrors(schema, at, options.minor ?? 36, options.allowDefaults !== false),
   ];
+  return { findings, structural: violations !== undefined && violations.length === 0 };
 }
 
 // ---------------------------------------------------------------------------
