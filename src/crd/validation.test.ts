@@ -395,7 +395,7 @@ describe("selectableFields", () => {
       versions: [version("v1", { selectableFields: [{ jsonPath: ".spec.color" }] }), version("v2", { storage: false })],
     });
     expect(messages(doc)).toEqual([
-      'spec.versions[0].selectableFields: Invalid value: "": may only be set when `version.schema.openAPIV3Schema` is not included',
+      'spec.versions[0].selectableFields: Invalid value: "": selectableFields may only be set when version.schema.openAPIV3Schema is not included',
     ]);
   });
 

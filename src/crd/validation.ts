@@ -665,7 +665,7 @@ function validateVersion(v: VersionView, view: View, opts: Options): Finding[] {
         invalid(
           [...v.at, "selectableFields"],
           "",
-          "may only be set when `version.schema.openAPIV3Schema` is not included",
+          "selectableFields may only be set when version.schema.openAPIV3Schema is not included",
         ),
       );
     else
@@ -770,7 +770,13 @@ function validateSpec(view: View, opts: Options): Finding[] {
   });
   if (view.selectableFields.length > 0) {
     if (view.validation === undefined)
-      out.push(invalid(["spec", "selectableFields"], "", "may only be set when validations.schema is included"));
+      out.push(
+        invalid(
+          ["spec", "selectableFields"],
+          "",
+          "selectableFields may only be set when validations.schema is included",
+        ),
+      );
     else {
       const schema = objAt(view.validation, "openAPIV3Schema");
       if (schema !== undefined)
