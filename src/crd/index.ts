@@ -16,7 +16,7 @@ import { type Finding, required } from "../findings/index.js";
 import { type FieldPath, type PathSegment, schemaProperty } from "../path/index.js";
 import { fromOpenAPI, type SchemaNode } from "../schema/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
-import { validateCrdDocument } from "./validation.js";
+import { validateCustomResourceDefinition } from "./validation.js";
 
 export {
   type StructuralViolation,
@@ -136,7 +136,7 @@ export function refusedCrdStructure(doc: JsonObject, minor: number): Finding[] {
   const nameless = !named("name") && !named("generateName");
   return [
     ...(nameless ? [required(["metadata", "name"], "name or generateName is required")] : []),
-    ...validateCrdDocument(doc, minor),
+    ...validateCustomResourceDefinition(doc, minor),
   ];
 }
 

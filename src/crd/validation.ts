@@ -958,7 +958,7 @@ function validateImmutable(now: View, old: View, established: boolean): Finding[
  * written in the first version, a column's `JSONPath` is `jsonPath`, the webhook's settings are under
  * `conversion.webhook`, `spec.version` is the first version's name. Undefined: written as named.
  */
-export function writtenAt(path: FieldPath): FieldPath | undefined {
+function writtenAt(path: FieldPath): FieldPath | undefined {
   const [spec, key, ...rest] = path;
   let out: PathSegment[] | undefined;
   if (spec === "spec") {
@@ -1024,7 +1024,7 @@ export function schemaPlacements(doc: JsonObject, minor: number): SchemaPlacemen
  * inline CRDs) for release 1.`minor`; an update when `old` is given. A v1 CRD's findings are
  * placed where it writes their fields (writtenAt).
  */
-export function validateCrdDocument(doc: JsonObject, minor: number, old?: JsonObject): Finding[] {
+export function validateCustomResourceDefinition(doc: JsonObject, minor: number, old?: JsonObject): Finding[] {
   const findings = validateCrdFields(doc, minor, old);
   return getKey(doc, "apiVersion") === "apiextensions.k8s.io/v1beta1" ? findings : findings.map(placed);
 }
@@ -1061,12 +1061,3 @@ const preserveUnknownFieldsRefused = () =>
     true,
     "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead",
   );
-
-/**
- * What the API server refuses in an apiextensions.k8s.io/v1 CustomResourceDefinition as written,
- * created (or, with `oldCrd`, updated) on release 1.`minor`, in its words; the schema's own rules
- * and apimachinery's metadata rules aside (see the file's notes).
- */
-export function validateCustomResourceDefinition(crd: JsonObject, minor: number, oldCrd?: JsonObject): Finding[] {
-  return validateCrdDocument(crd, minor, oldCrd);
-}
