@@ -153,6 +153,11 @@ export const groupsReportedByHand: readonly NotEnforced[] = [
     source: "apiextensions validateCustomResourceConversion: conversionReviewVersions, internal type's path",
   },
   { type: "SelectableField", field: "jsonPath", source: "apiextensions validateSelectableFields" },
+  {
+    type: "ValidationRule",
+    field: "rule",
+    source: "apiextensions ValidateCustomResourceDefinitionOpenAPISchema: rule is not specified (cel/rules.ts)",
+  },
   ...["specReplicasPath", "statusReplicasPath"].map((field) => ({
     type: "CustomResourceSubresourceScale",
     field,

@@ -269,7 +269,9 @@ describe("transition rules", () => {
     expect(messages(schema, 3, 2)).toEqual([]);
     expect(messages(schema, 1, 2)).toEqual(['spec: Invalid value: "integer": must not decrease']);
     const unused = compile(withRules({ type: "integer" }, { rule: "self > 0", optionalOldSelf: true }));
-    expect(unused.findings.map((f) => f.detail)).toEqual(["may not be set if oldSelf is not used in rule"]);
+    expect(unused.findings.map((f) => f.message)).toEqual([
+      "spec.validation.openAPIV3Schema.x-kubernetes-validations[0].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule",
+    ]);
   });
 });
 
@@ -403,6 +405,60 @@ describe("messages, messageExpression, reason, fieldPath", () => {
   });
 });
 
+// apiextensions validation.go ValidateCustomResourceDefinitionOpenAPISchema, the loop over XValidations: each
+// check in its own field.Error type, the bad value printed where the type prints one.
+describe("a rule's own fields, in the words and error types of the server's schema validation", () => {
+  const obj = {
+    type: "object",
+    properties: { a: { type: "integer" }, m: { type: "object", additionalProperties: {} } },
+  };
+  const said = (...rules: JsonObject[]) => compile(withRules(obj, ...rules)).findings.map((f) => f.message);
+  const at = (i: number, field: string) => `spec.validation.openAPIV3Schema.x-kubernetes-validations[${i}].${field}`;
+  test("rule, message and messageExpression", () => {
+    expect(said({ message: "m" }, { rule: "  " })).toEqual([
+      `${at(0, "rule")}: Required value: rule is not specified`,
+      `${at(1, "rule")}: Required value: rule is not specified`,
+    ]);
+    expect(said({ rule: "true", message: "  " }, { rule: "true", message: "a\nb" })).toEqual([
+      `${at(0, "message")}: Invalid value: "  ": message must be non-empty if specified`,
+      `${at(1, "message")}: Invalid value: "a\\nb": message must not contain line breaks`,
+    ]);
+    // a messageExpression does not stand in for the message of a rule on several lines
+    expect(said({ rule: "true &&\ntrue", messageExpression: "'x'" }, { rule: "true", messageExpression: " " })).toEqual(
+      [
+        `${at(0, "message")}: Required value: message must be specified if rule contains line breaks`,
+        `${at(1, "messageExpression")}: Required value: messageExpression must be non-empty if specified`,
+      ],
+    );
+  });
+  test("reason and optionalOldSelf", () => {
+    expect(said({ rule: "true", reason: "Bogus" })).toEqual([
+      `${at(0, "reason")}: Unsupported value: "Bogus": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`,
+    ]);
+    // a *bool the server checks for nil: false is set too
+    expect(said({ rule: "self.a > 0", optionalOldSelf: false })).toEqual([
+      `${at(0, "optionalOldSelf")}: Invalid value: false: may not be set if oldSelf is not used in rule`,
+    ]);
+  });
+  test("fieldPath: three checks of their own, the path parsed as ValidFieldPath parses it", () => {
+    const fieldPath = (path: string) => said({ rule: "true", message: "m", fieldPath: path });
+    for (const ok of [".a", "['a']", ".m.anything", ".m['k.x']"]) expect(fieldPath(ok)).toEqual([]);
+    // every field comes after a dot or in brackets: ValidFieldPath's "expected [ or . but got: a"
+    for (const bad of ["a", ".a.", ".nope", ".a.b", "['a'", "[a]", " .a"])
+      expect(fieldPath(bad)).toEqual([
+        `${at(0, "fieldPath")}: Invalid value: ${JSON.stringify(bad)}: fieldPath must be a valid path`,
+      ]);
+    expect(fieldPath("  ")).toEqual([
+      `${at(0, "fieldPath")}: Invalid value: "  ": fieldPath must be non-empty if specified`,
+      `${at(0, "fieldPath")}: Invalid value: "  ": fieldPath must be a valid path`,
+    ]);
+    expect(fieldPath(".a\n")).toEqual([
+      `${at(0, "fieldPath")}: Invalid value: ".a\\n": fieldPath must not contain line breaks`,
+      `${at(0, "fieldPath")}: Invalid value: ".a\\n": fieldPath must be a valid path`,
+    ]);
+  });
+});
+
 describe("compile errors are SchemaError findings", () => {
   const obj = {
     type: "object",
@@ -441,7 +497,6 @@ describe("compile errors are SchemaError findings", () => {
     expect(detail("self.a")).toBe("cel expression must evaluate to a bool");
     expect(detail("[1, 'a'].size() == 2")).toContain("expected type 'int' but found 'string'");
     expect(detail("self.a.all(x, true)")).toContain("cannot be the range of a comprehension");
-    expect(detail("")).toBe("rule is not specified");
     const f = compile(withRules(obj, { rule: "self.b == 1" })).findings[0]!;
     expect(f.path).toEqual(["spec", "validation", "openAPIV3Schema", "x-kubernetes-validations", 0, "rule"]);
   });

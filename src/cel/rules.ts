@@ -4,7 +4,7 @@
  * validation.go; CRD validation of the rule fields), with its messages.
  */
 import { type CelValue, isCelError } from "@bufbuild/cel";
-import { type Finding, type FindingType, finding } from "../findings/index.js";
+import { type Finding, type FindingType, finding, notSupported } from "../findings/index.js";
 import type { FieldPath, PathSegment } from "../path/index.js";
 import { deepEqual, getKey, isObject, type JsonObject, type JsonValue } from "../value/index.js";
 import { MAX, type SizeEstimator } from "./cost/estimate-types.js";
@@ -194,66 +194,75 @@ function unescapeSingleQuote(s: string): string | undefined {
   return out;
 }
 
-/** `ValidFieldPath`: the relative path of `fieldPath` in `node`, or an error message. */
-export function validFieldPath(fieldPath: string, node: JsonObject): PathSegment[] | string {
+/**
+ * ValidFieldPath's tokens: a quoted string from a `'` to the next `'` not after a backslash (or to the end), a
+ * delimiter (`.`, `[`, `]`) alone, or the text up to the next delimiter.
+ */
+function fieldPathTokens(fieldPath: string): string[] {
   const tokens: string[] = [];
-  let cur = "";
-  let inQuote = false;
-  for (let i = 0; i < fieldPath.length; i++) {
-    const c = fieldPath.charAt(i);
-    if (inQuote) {
-      cur += c;
-      if (c === "\\") {
-        cur += fieldPath.charAt(i + 1);
-        i++;
-      } else if (c === "'") inQuote = false;
-      continue;
+  for (let at = 0; at < fieldPath.length; ) {
+    let end = fieldPath.length;
+    if (fieldPath.charAt(at) === "'") {
+      for (let i = at + 1; i < fieldPath.length; i++)
+        if (fieldPath.charAt(i) === "'" && fieldPath.charAt(i - 1) !== "\\") {
+          end = i + 1;
+          break;
+        }
+    } else {
+      for (let i = at; i < fieldPath.length; i++)
+        if (".[]".includes(fieldPath.charAt(i))) {
+          end = i === at ? at + 1 : i;
+          break;
+        }
     }
-    if (c === "'") {
-      inQuote = true;
-      cur += c;
-    } else if (c === "." || c === "[" || c === "]") {
-      if (cur !== "") tokens.push(cur);
-      cur = "";
-      tokens.push(c);
-    } else cur += c;
+    tokens.push(fieldPath.slice(at, end));
+    at = end;
   }
-  if (cur !== "") tokens.push(cur);
-  if (tokens.length === 0) return "must be non-empty";
+  return tokens;
+}
+
+/**
+ * `ValidFieldPath`: the relative path of `fieldPath` in `node`, or the error: each field after a `.` or in
+ * `['…']`, so a path must start with one of them (`spec.x` is refused, `.spec.x` is not).
+ */
+export function validFieldPath(fieldPath: string, node: JsonObject): PathSegment[] | string {
   let schema: JsonObject = node;
   const out: PathSegment[] = [];
-  const step = (name: string): string | undefined => {
+  const enter = (name: string): string | undefined => {
     const props = getKey(schema, "properties");
-    const ap = getKey(schema, "additionalProperties");
+    const additional = getKey(schema, "additionalProperties");
     if (isObject(props)) {
       const s = getKey(props, name);
       if (!isObject(s)) return "does not refer to a valid field";
       schema = s;
       out.push(name);
-    } else if (isObject(ap)) {
-      schema = ap;
+    } else if (isObject(additional)) {
+      schema = additional;
       out.push({ key: name });
     } else return "does not refer to a valid field";
     return undefined;
   };
+  const tokens = fieldPathTokens(fieldPath);
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i] as string;
-    if (tok === ".") continue;
-    if (tok === "]") return "unexpected ]";
     if (tok === "[") {
-      const q = tokens[i + 1];
-      if (q === undefined) return "unexpected end of JSON path";
-      if (q.length < 2 || !q.startsWith("'") || !q.endsWith("'")) return `expected single quoted string but got ${q}`;
-      const name = unescapeSingleQuote(q.slice(1, -1));
+      const quoted = tokens[++i];
+      if (quoted === undefined) return "unexpected end of JSON path";
+      if (quoted.length < 2 || !quoted.startsWith("'") || !quoted.endsWith("'"))
+        return `expected single quoted string but got ${quoted}`;
+      const name = unescapeSingleQuote(quoted.slice(1, -1));
       if (name === undefined) return "invalid string literal";
-      const err = step(name);
+      const err = enter(name);
       if (err !== undefined) return err;
-      if (tokens[i + 2] !== "]") return "expected ] at the end of subscript";
-      i += 2;
-      continue;
-    }
-    const err = step(tok);
-    if (err !== undefined) return err;
+      const close = tokens[++i];
+      if (close === undefined) return "unexpected end of JSON path";
+      if (close !== "]") return `expected ] but got ${close}`;
+    } else if (tok === ".") {
+      const name = tokens[++i];
+      if (name === undefined) return "unexpected end of JSON path";
+      const err = enter(name);
+      if (err !== undefined) return err;
+    } else return `expected [ or . but got: ${tok}`;
   }
   return out;
 }
@@ -391,46 +400,53 @@ export function compileRulesImpl(
     const messageExpression = typeof msgExprRaw === "string" ? msgExprRaw : "";
     const reasonRaw = getKey(raw, "reason");
     const fieldPathRaw = getKey(raw, "fieldPath");
-    const optionalOldSelf = getKey(raw, "optionalOldSelf") === true;
+    const optionalOldSelfRaw = getKey(raw, "optionalOldSelf");
+    const optionalOldSelf = optionalOldSelfRaw === true;
     let ok = true;
+    // The words, types and values of ValidateCustomResourceDefinitionOpenAPISchema's checks of each rule.
     const trimmedMsg = (message ?? "").trim();
     if (rule.trim() === "") {
-      findings.push(schemaFinding(at("rule"), "rule is not specified"));
+      findings.push(schemaFinding(at("rule"), "rule is not specified", "FieldValueRequired"));
       return;
     }
     if (message !== undefined && message.length > 0 && trimmedMsg === "") {
-      findings.push(schemaFinding(at("message"), "message must be non-empty if specified"));
+      findings.push(
+        schemaFinding(at("message"), "message must be non-empty if specified", "FieldValueInvalid", message),
+      );
     } else if (hasNewlines(trimmedMsg)) {
-      findings.push(schemaFinding(at("message"), "message must not contain line breaks"));
-    } else if (hasNewlines(rule.trim()) && trimmedMsg === "" && messageExpression.trim() === "") {
-      findings.push(schemaFinding(at("message"), "message must be specified if rule contains line breaks"));
+      findings.push(schemaFinding(at("message"), "message must not contain line breaks", "FieldValueInvalid", message));
+    } else if (hasNewlines(rule.trim()) && trimmedMsg === "") {
+      // a messageExpression does not stand in for the message here
+      findings.push(
+        schemaFinding(at("message"), "message must be specified if rule contains line breaks", "FieldValueRequired"),
+      );
     }
     if (messageExpression.length > 0 && messageExpression.trim() === "") {
-      findings.push(schemaFinding(at("messageExpression"), "messageExpression must be non-empty if specified"));
+      findings.push(
+        schemaFinding(
+          at("messageExpression"),
+          "messageExpression must be non-empty if specified",
+          "FieldValueRequired",
+        ),
+      );
     }
     let reason: FindingType = "FieldValueInvalid";
     if (reasonRaw !== undefined && reasonRaw !== null) {
       const r = typeof reasonRaw === "string" ? REASONS[reasonRaw] : undefined;
       if (r === undefined) {
-        findings.push(
-          schemaFinding(
-            at("reason"),
-            `Unsupported value: ${JSON.stringify(reasonRaw)}: supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`,
-          ),
-        );
+        findings.push(notSupported(at("reason"), reasonRaw, Object.keys(REASONS).sort(), { rule: "cel" }));
       } else reason = r;
     }
+    // three checks of their own, the last on the path as written (pathValid is given it untrimmed)
     let fieldPath: PathSegment[] = [];
     if (typeof fieldPathRaw === "string" && fieldPathRaw.length > 0) {
-      if (fieldPathRaw.trim() === "") {
-        findings.push(schemaFinding(at("fieldPath"), "fieldPath must be non-empty if specified"));
-      } else if (hasNewlines(fieldPathRaw)) {
-        findings.push(schemaFinding(at("fieldPath"), "fieldPath must not contain line breaks"));
-      } else {
-        const fp = validFieldPath(fieldPathRaw.trim(), node);
-        if (typeof fp === "string") findings.push(schemaFinding(at("fieldPath"), "fieldPath must be a valid path"));
-        else fieldPath = fp;
-      }
+      const invalidPath = (detail: string) =>
+        findings.push(schemaFinding(at("fieldPath"), detail, "FieldValueInvalid", fieldPathRaw));
+      if (fieldPathRaw.trim() === "") invalidPath("fieldPath must be non-empty if specified");
+      if (hasNewlines(fieldPathRaw)) invalidPath("fieldPath must not contain line breaks");
+      const fp = validFieldPath(fieldPathRaw, node);
+      if (typeof fp === "string") invalidPath("fieldPath must be a valid path");
+      else fieldPath = fp;
     }
     const vars = new Map<string, CelT>([
       ["self", selfType],
@@ -461,8 +477,10 @@ export function compileRulesImpl(
       if (later !== undefined) findings.push(laterNotice(at("rule"), later, libraries));
       ok = false;
     } else observe("rule", estimate(program), times);
-    if (typeof program !== "string" && optionalOldSelf && !program.usesOldSelf) {
-      findings.push(schemaFinding(at("optionalOldSelf"), "may not be set if oldSelf is not used in rule"));
+    // set at all, false included (a *bool the server checks for nil)
+    if (typeof program !== "string" && typeof optionalOldSelfRaw === "boolean" && !program.usesOldSelf) {
+      const detail = "may not be set if oldSelf is not used in rule";
+      findings.push(schemaFinding(at("optionalOldSelf"), detail, "FieldValueInvalid", optionalOldSelfRaw));
     }
     let msgProgram: Program | undefined;
     if (messageExpression.trim() !== "") {

@@ -139,4 +139,12 @@ describe("what the API server refuses in a CRD's schemas, where it says it", () 
       `spec.validation.openAPIV3Schema.properties[spec].type: ${typelessMessage}`,
     ]);
   });
+
+  it("a rule without its rule: once, in the schema validation's words, not also as the CRD type's bare Required", () => {
+    const text = widgetCrd({ properties: "spec: {type: object, x-kubernetes-validations: [{message: m}]}" });
+    const { catalog, findings, objects } = loadWorkspace({ inputs: [{ path: "crd.yaml", text }] });
+    expect([...findings, ...validateObjects(objects, catalog)].map((f) => f.message)).toEqual([
+      "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Required value: rule is not specified",
+    ]);
+  });
 });
