@@ -79,4 +79,10 @@ export const coreReportedByHand: readonly NotEnforced[] = [
     field,
     source: "core validateTopologySpreadConstraints (scheduling.ts)",
   })),
+  // an absent port is the integer 0: `Invalid value: 0: must be between 1 and 65535, inclusive`
+  ...["HTTPGetAction", "TCPSocketAction", "GRPCAction"].map((type) => ({
+    type,
+    field: "port",
+    source: "core validateHTTPGetAction, validateTCPSocketAction, validateGRPCAction: ValidatePortNumOrName",
+  })),
 ];

@@ -164,6 +164,74 @@ export const groupsReportedByHand: readonly NotEnforced[] = [
     source: "apiextensions ValidateCustomResourceDefinitionSubresources",
   })),
   { type: "HTTPIngressPath", field: "pathType", source: "networking validateHTTPIngressPath (networking.ts)" },
+  {
+    type: "IPAddress",
+    field: "spec",
+    source: "networking ValidateIPAddress: the zero spec's parentRef is required (ip-allocation.ts)",
+  },
+  ...["kind", "name"].map((field) => ({
+    type: "IngressClassParametersReference",
+    field,
+    source: "networking validateIngressTypedLocalObjectReference: `kind is required`, `name is required` (cluster.ts)",
+  })),
+  // autoscaling/v2: a metric source's target and metric are structs, validated as their zero values
+  { type: "MetricTarget", field: "type", source: "autoscaling validateMetricTarget (autoscaling.ts)" },
+  { type: "MetricIdentifier", field: "name", source: "autoscaling validateMetricIdentifier (autoscaling.ts)" },
+  ...[
+    ["ResourceMetricSource", ["name", "target"]],
+    ["ContainerResourceMetricSource", ["name", "container", "target"]],
+    ["PodsMetricSource", ["metric", "target"]],
+    ["ObjectMetricSource", ["metric", "target"]],
+    ["ExternalMetricSource", ["metric", "target"]],
+  ].flatMap(([type, fields]) =>
+    (fields as string[]).map((field) => ({
+      type: type as string,
+      field,
+      source: "autoscaling validate*Source on the zero target or metric (autoscaling.ts)",
+    })),
+  ),
+  ...["type", "value", "periodSeconds"].map((field) => ({
+    type: "HPAScalingPolicy",
+    field,
+    source: "autoscaling validateScalingPolicy: NotSupported, `must be greater than zero` (autoscaling.ts)",
+  })),
+  ...["action"].map((field) => ({
+    type: "PodFailurePolicyRule",
+    field,
+    source: "batch validatePodFailurePolicyRule: `valid values: [...]`",
+  })),
+  ...["operator", "values"].map((field) => ({
+    type: "PodFailurePolicyOnExitCodesRequirement",
+    field,
+    source: "batch validatePodFailurePolicyRuleOnExitCodes",
+  })),
+  { type: "RoleRef", field: "kind", source: "rbac ValidateRoleBinding: NotSupported (rbac.ts)" },
+  {
+    type: "Subject",
+    field: "kind",
+    source: "rbac ValidateRoleBindingSubject, flowcontrol ValidateFlowSchemaSubject: NotSupported",
+  },
+  // admissionregistration's validateWebhookService, apiextensions' call of util/webhook, apiregistration's ValidateAPIService
+  ...["name", "namespace"].map((field) => ({
+    type: "ServiceReference",
+    field,
+    source: "validateWebhookService (crd/webhook.ts), ValidateAPIService (apiregistration.ts)",
+  })),
+  {
+    type: "CSIStorageCapacity",
+    field: "storageClassName",
+    source: "storage ValidateCSIStorageCapacity: ValidateClassName's Invalid (csi.ts)",
+  },
+  ...["priorityLevelConfiguration"].map((field) => ({
+    type: "FlowSchemaSpec",
+    field,
+    source: "flowcontrol ValidateFlowSchemaSpec: the zero reference must reference a priority level (flowcontrol.ts)",
+  })),
+  {
+    type: "PriorityLevelConfigurationReference",
+    field: "name",
+    source: "flowcontrol ValidateFlowSchemaSpec: `must reference a priority level` (flowcontrol.ts)",
+  },
   { type: "PolicyRule", field: "verbs", source: "rbac ValidatePolicyRule (rbac.ts)" },
   ...["ValidatingWebhook", "MutatingWebhook"].flatMap((type) =>
     ["sideEffects", "admissionReviewVersions"].map((field) => ({

@@ -109,4 +109,89 @@ describe("required fields whose absence the hand-written rules report in the ser
       "spec.ports[0].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive",
     ]);
   });
+  // Each checked against the Go function named in required-core.ts or required-groups.ts: an absent field is
+  // Go's zero value, and the server says of it what it says of a written zero, and nothing more.
+  it("an absent field is its zero value: a port 0, an empty kind, a zero struct, each in the server's words", () => {
+    const probe = { httpGet: { path: "/" } };
+    const container = { name: "a", image: "i", livenessProbe: probe, readinessProbe: { grpc: {} } };
+    expect(said("v1", "Pod", { spec: { containers: [container] } })).toEqual([
+      "spec.containers[0].livenessProbe.httpGet.port: Invalid value: 0: must be between 1 and 65535, inclusive",
+      "spec.containers[0].readinessProbe.grpc.port: Invalid value: 0: must be between 1 and 65535, inclusive",
+    ]);
+    const job = {
+      podFailurePolicy: { rules: [{ onExitCodes: {} }] },
+      template: { spec: { restartPolicy: "Never", containers: [{ name: "a", image: "i" }] } },
+    };
+    expect(said("batch/v1", "Job", { spec: job })).toEqual([
+      'spec.podFailurePolicy.rules[0].action: Required value: valid values: ["Count" "FailIndex" "FailJob" "Ignore"]',
+      'spec.podFailurePolicy.rules[0].onExitCodes.operator: Required value: valid values: ["In" "NotIn"]',
+      // Go's nil slice
+      "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: null: at least one value is required",
+    ]);
+    const hpa = {
+      scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "d" },
+      maxReplicas: 3,
+      metrics: [
+        { type: "Resource", resource: {} },
+        { type: "Pods", pods: {} },
+      ],
+      behavior: { scaleUp: { policies: [{}] } },
+    };
+    expect(said("autoscaling/v2", "HorizontalPodAutoscaler", { spec: hpa })).toEqual([
+      "spec.behavior.scaleUp.policies[0].periodSeconds: Invalid value: 0: must be greater than zero",
+      'spec.behavior.scaleUp.policies[0].type: Unsupported value: "": supported values: "Percent", "Pods"',
+      "spec.behavior.scaleUp.policies[0].value: Invalid value: 0: must be greater than zero",
+      "spec.metrics[0].resource.name: Required value: must specify a resource name",
+      "spec.metrics[0].resource.target.averageUtilization: Required value: must set either a target raw value or a target utilization",
+      'spec.metrics[0].resource.target.type: Invalid value: "": must be either Utilization, Value, or AverageValue',
+      "spec.metrics[0].resource.target.type: Required value: must specify a metric target type",
+      "spec.metrics[1].pods.metric.name: Required value: must specify a metric name",
+      "spec.metrics[1].pods.target.averageValue: Required value: must specify a positive target averageValue",
+      'spec.metrics[1].pods.target.type: Invalid value: "": must be either Utilization, Value, or AverageValue',
+      "spec.metrics[1].pods.target.type: Required value: must specify a metric target type",
+    ]);
+    expect(
+      said("rbac.authorization.k8s.io/v1", "RoleBinding", {
+        metadata: { name: "x", namespace: "n" },
+        roleRef: { apiGroup: "rbac.authorization.k8s.io", name: "r" },
+        subjects: [{ name: "u" }],
+      }),
+    ).toEqual([
+      'roleRef.kind: Unsupported value: "": supported values: "Role", "ClusterRole"',
+      'subjects[0].kind: Unsupported value: "": supported values: "ServiceAccount", "User", "Group"',
+    ]);
+    const parameters = { apiGroup: "example.com" };
+    expect(said("networking.k8s.io/v1", "IngressClass", { spec: { controller: "example.com/x", parameters } })).toEqual(
+      [
+        "spec.parameters.kind: Required value: kind is required",
+        "spec.parameters.name: Required value: name is required",
+      ],
+    );
+    expect(said("networking.k8s.io/v1", "IPAddress", { metadata: { name: "10.0.0.1" } })).toEqual([
+      "spec.parentRef: Required value",
+    ]);
+    const capacity = { metadata: { name: "c", namespace: "n" } };
+    const capacityErrors = said("storage.k8s.io/v1", "CSIStorageCapacity", capacity);
+    expect(capacityErrors).toHaveLength(1);
+    expect(capacityErrors[0]).toMatch(/^storageClassName: Invalid value: "": a lowercase RFC 1123 subdomain must /);
+    const rules = [
+      {
+        subjects: [{ kind: "User", user: { name: "u" } }],
+        nonResourceRules: [{ verbs: ["*"], nonResourceURLs: ["*"] }],
+      },
+    ];
+    expect(said("flowcontrol.apiserver.k8s.io/v1", "FlowSchema", { spec: { rules } })).toEqual([
+      "spec.priorityLevelConfiguration.name: Required value: must reference a priority level",
+    ]);
+    const hook = {
+      name: "a.example.com",
+      sideEffects: "None",
+      admissionReviewVersions: ["v1"],
+      clientConfig: { service: {} },
+    };
+    expect(said("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration", { webhooks: [hook] })).toEqual([
+      "webhooks[0].clientConfig.service.name: Required value: service name is required",
+      "webhooks[0].clientConfig.service.namespace: Required value: service namespace is required",
+    ]);
+  });
 });

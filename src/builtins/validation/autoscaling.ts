@@ -252,7 +252,9 @@ function validateMetricSource(metric: JsonObject, at: FieldPath, opts: SpecOptio
   if (first === undefined) return [];
   const { field: source, value: src } = first;
   const srcAt = child(at, source);
-  const target = objectAt(src, "target");
+  // an absent target or metric is the zero struct, validated as such; one that is no object is the schema's
+  const target = isSet(src, "target") ? objectAt(src, "target") : {};
+  const identifier = isSet(src, "metric") ? objectAt(src, "metric") : {};
   const targetAt = child(srcAt, "target");
   const out: Finding[] = [];
   const has = (key: string) => isSet(target, key);
@@ -264,17 +266,14 @@ function validateMetricSource(metric: JsonObject, at: FieldPath, opts: SpecOptio
           child(srcAt, "describedObject"),
           opts.objectMetrics,
         ),
-        ...validateMetricIdentifier(objectAt(src, "metric"), child(srcAt, "metric")),
+        ...validateMetricIdentifier(identifier, child(srcAt, "metric")),
         ...metricTarget(target, targetAt),
       );
       if (!has("value") && !has("averageValue"))
         out.push(required(child(targetAt, "averageValue"), "must set either a target value or averageValue", asError));
       break;
     case "external":
-      out.push(
-        ...validateMetricIdentifier(objectAt(src, "metric"), child(srcAt, "metric")),
-        ...metricTarget(target, targetAt),
-      );
+      out.push(...validateMetricIdentifier(identifier, child(srcAt, "metric")), ...metricTarget(target, targetAt));
       if (!has("value") && !has("averageValue"))
         out.push(
           required(
@@ -293,21 +292,18 @@ function validateMetricSource(metric: JsonObject, at: FieldPath, opts: SpecOptio
         );
       break;
     case "pods":
-      out.push(
-        ...validateMetricIdentifier(objectAt(src, "metric"), child(srcAt, "metric")),
-        ...metricTarget(target, targetAt),
-      );
+      out.push(...validateMetricIdentifier(identifier, child(srcAt, "metric")), ...metricTarget(target, targetAt));
       if (!has("averageValue"))
         out.push(required(child(targetAt, "averageValue"), "must specify a positive target averageValue", asError));
       break;
     default: {
       const name = stringAt(src, "name");
-      if (name === "") out.push(...requiredIfEmpty(src, "name", srcAt, "must specify a resource name"));
+      if (name === "") out.push(required(child(srcAt, "name"), "must specify a resource name", asError));
       else if (name !== undefined && source === "containerResource")
         out.push(...validateContainerResourceName(name, child(srcAt, "name")));
       if (source === "containerResource") {
         const container = stringAt(src, "container");
-        if (container === "") out.push(...requiredIfEmpty(src, "container", srcAt, "must specify a container"));
+        if (container === "") out.push(required(child(srcAt, "container"), "must specify a container", asError));
         else if (container !== undefined)
           out.push(...invalidEach(child(srcAt, "container"), container, isDNS1123Label(container)));
       }
@@ -340,8 +336,7 @@ function metricTarget(target: JsonObject | undefined, at: FieldPath): Finding[] 
   if (target === undefined) return [];
   const out: Finding[] = [];
   const type = stringAt(target, "type");
-  if (type === "" && Object.hasOwn(target, "type"))
-    out.push(required(child(at, "type"), "must specify a metric target type", asError));
+  if (type === "") out.push(required(child(at, "type"), "must specify a metric target type", asError));
   if (type !== undefined && !targetTypes.has(type))
     out.push(invalid(child(at, "type"), type, "must be either Utilization, Value, or AverageValue", asError));
   for (const key of ["value", "averageValue"]) {
@@ -355,14 +350,11 @@ function metricTarget(target: JsonObject | undefined, at: FieldPath): Finding[] 
   return out;
 }
 
-/**
- * validateMetricIdentifier: a metric name, fit for a URL path segment. A `metric` or `name` left out is the
- * schema's required field.
- */
+/** validateMetricIdentifier: a metric name, fit for a URL path segment. */
 function validateMetricIdentifier(metric: JsonObject | undefined, at: FieldPath): Finding[] {
   if (metric === undefined) return [];
   const name = stringAt(metric, "name");
-  if (name === "") return requiredIfEmpty(metric, "name", at, "must specify a metric name");
+  if (name === "") return [required(child(at, "name"), "must specify a metric name", asError)];
   return name === undefined ? [] : invalidEach(child(at, "name"), name, isValidPathSegmentName(name, false));
 }
 
@@ -398,7 +390,7 @@ function validateScalingRules(rules: JsonObject | undefined, at: FieldPath, opts
   for (const [i, policy] of objectItems(rules, "policies")) {
     const policyAt = child(policiesAt, i);
     const type = stringAt(policy, "type");
-    if (type !== undefined && Object.hasOwn(policy, "type") && type !== "Pods" && type !== "Percent")
+    if (type !== undefined && type !== "Pods" && type !== "Percent")
       out.push(notSupported(child(policyAt, "type"), type, ["Percent", "Pods"], asError));
     const value = optionalIntAt(policy, "value") ?? 0;
     const period = optionalIntAt(policy, "periodSeconds") ?? 0;

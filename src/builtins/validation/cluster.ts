@@ -58,7 +58,6 @@ import {
   objectItems,
   oneOf,
   required,
-  requiredIfEmpty,
   stringAt,
 } from "./common.js";
 import { validatePreemptionPolicy } from "./pod-fields.js";
@@ -226,7 +225,7 @@ function validateParametersReference(params: JsonObject, at: FieldPath): Finding
     out.push(...invalidEach(child(at, "apiGroup"), apiGroup, isDNS1123Subdomain(apiGroup)));
   for (const key of ["kind", "name"]) {
     const value = stringAt(params, key);
-    if (value === "") out.push(...requiredIfEmpty(params, key, at, `${key} is required`));
+    if (value === "") out.push(required(child(at, key), `${key} is required`, asError));
     else if (value !== undefined) out.push(...invalidEach(child(at, key), value, isValidPathSegmentName(value, false)));
   }
   // Unset, the scope is defaulted to Cluster.

@@ -90,15 +90,14 @@ describe("ValidateFlowSchemaSpec", () => {
     ]);
   });
 
-  it("requires a priority level where the schema does not", () => {
+  it("requires a priority level, however it is missing (the reference is a struct: absent is its zero value)", () => {
     const must = "spec.priorityLevelConfiguration.name: Required value: must reference a priority level";
     expect(fs(spec({ priorityLevelConfiguration: { name: "" } }))).toEqual([must]);
     expect(fs(spec({ priorityLevelConfiguration: null }))).toEqual([must]);
     expect(fs(undefined)).toEqual([must]);
-    // absent reference or name: the schema's `required`
-    expect(fs(spec({ priorityLevelConfiguration: {} }))).toEqual([]);
+    expect(fs(spec({ priorityLevelConfiguration: {} }))).toEqual([must]);
     const { priorityLevelConfiguration: _, ...rest } = spec();
-    expect(fs(rest)).toEqual([]);
+    expect(fs(rest)).toEqual([must]);
   });
 
   it("leaves a spec that is not an object to the schema", () => {

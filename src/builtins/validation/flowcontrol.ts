@@ -258,9 +258,8 @@ function flowSchemaSpecFindings(name: string, spec: JsonObject | undefined): Fin
 }
 
 /**
- * The referenced priority level's name: a DNS subdomain, and Required
- * ("must reference a priority level") when empty, where the schema does not
- * already require it (an absent spec, a null reference, a written empty name).
+ * The referenced priority level's name: a DNS subdomain, and Required ("must reference a priority level")
+ * when empty, absent or the reference itself absent (the zero struct).
  */
 function priorityLevelReferenceFindings(spec: JsonObject | undefined, path: FieldPath): Finding[] {
   const ref = spec === undefined ? undefined : getKey(spec, "priorityLevelConfiguration");
@@ -268,8 +267,7 @@ function priorityLevelReferenceFindings(spec: JsonObject | undefined, path: Fiel
   const name = isObject(ref) ? stringAt(ref, "name") : "";
   if (name === undefined) return [];
   if (name !== "") return invalidEach(path, name, nameIsDNSSubdomain(name, false));
-  const schemaRequires = spec !== undefined && (ref === undefined || (isObject(ref) && !Object.hasOwn(ref, "name")));
-  return schemaRequires ? [] : [required(path, "must reference a priority level", asError)];
+  return [required(path, "must reference a priority level", asError)];
 }
 
 /** A FlowSchemaSpec as the server compares it: defaulted, pointers null, lists in order. */

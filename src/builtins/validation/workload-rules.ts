@@ -227,7 +227,11 @@ function validatePodFailurePolicyRuleOnExitCodes(
     );
   const valuesAt = child(at, "values");
   const values = listAt(onExitCodes, "values").filter((v): v is number => typeof v === "number");
-  if (values.length === 0) out.push(invalid(valuesAt, values, "at least one value is required", asError));
+  // an absent list is Go's nil slice, printed null
+  if (values.length === 0)
+    out.push(
+      invalid(valuesAt, isSet(onExitCodes, "values") ? values : null, "at least one value is required", asError),
+    );
   else if (values.length > maxPodFailurePolicyOnExitCodesValues)
     out.push(tooMany(valuesAt, values.length, maxPodFailurePolicyOnExitCodesValues, asError));
   let ordered = true;
