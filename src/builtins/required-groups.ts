@@ -190,6 +190,21 @@ export const groupsReportedByHand: readonly NotEnforced[] = [
       source: "autoscaling validate*Source on the zero target or metric (autoscaling.ts)",
     })),
   ),
+  ...["kind", "name"].map((field) => ({
+    type: "CrossVersionObjectReference",
+    field,
+    source: "autoscaling ValidateCrossVersionObjectReference (autoscaling.ts)",
+  })),
+  ...["scaleTargetRef", "maxReplicas"].map((field) => ({
+    type: "HorizontalPodAutoscalerSpec",
+    field,
+    source: "autoscaling validateHorizontalPodAutoscalerSpec: the zero reference, maxReplicas 0 (autoscaling.ts)",
+  })),
+  {
+    type: "ObjectMetricSource",
+    field: "describedObject",
+    source: "autoscaling validateObjectSource: the zero reference (autoscaling.ts)",
+  },
   ...["type", "value", "periodSeconds"].map((field) => ({
     type: "HPAScalingPolicy",
     field,
@@ -205,7 +220,16 @@ export const groupsReportedByHand: readonly NotEnforced[] = [
     field,
     source: "batch validatePodFailurePolicyRuleOnExitCodes",
   })),
-  { type: "RoleRef", field: "kind", source: "rbac ValidateRoleBinding: NotSupported (rbac.ts)" },
+  ...["kind", "name"].map((field) => ({
+    type: "RoleRef",
+    field,
+    source: "rbac ValidateRoleBinding: kind NotSupported, name Required (rbac.ts)",
+  })),
+  ...["RoleBinding", "ClusterRoleBinding"].map((type) => ({
+    type,
+    field: "roleRef",
+    source: "rbac ValidateRoleBinding: the zero reference, its apiGroup defaulted (rbac.ts)",
+  })),
   {
     type: "Subject",
     field: "kind",

@@ -150,6 +150,22 @@ describe("required fields whose absence the hand-written rules report in the ser
       'spec.metrics[1].pods.target.type: Invalid value: "": must be either Utilization, Value, or AverageValue',
       "spec.metrics[1].pods.target.type: Required value: must specify a metric target type",
     ]);
+    // a reference left out is the zero reference; maxReplicas left out is 0
+    const refless = {
+      metrics: [{ type: "Object", object: { metric: { name: "m" }, target: { type: "Value", value: 1 } } }],
+    };
+    expect(said("autoscaling/v2", "HorizontalPodAutoscaler", { spec: refless })).toEqual([
+      "spec.maxReplicas: Invalid value: 0: must be greater than or equal to `minReplicas`",
+      "spec.maxReplicas: Required value: must be set and greater than 0",
+      "spec.metrics[0].object.describedObject.kind: Required value",
+      "spec.metrics[0].object.describedObject.name: Required value",
+      'spec.scaleTargetRef.apiVersion: Invalid value: "": apiVersion must specify API group',
+      "spec.scaleTargetRef.kind: Required value",
+      "spec.scaleTargetRef.name: Required value",
+    ]);
+    expect(
+      said("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", { subjects: [{ kind: "User", name: "u" }] }),
+    ).toEqual(['roleRef.kind: Unsupported value: "": supported values: "ClusterRole"', "roleRef.name: Required value"]);
     expect(
       said("rbac.authorization.k8s.io/v1", "RoleBinding", {
         metadata: { name: "x", namespace: "n" },

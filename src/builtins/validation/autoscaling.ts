@@ -38,9 +38,9 @@ import {
   objectItems,
   optionalIntAt,
   required,
-  requiredIfEmpty,
   setStringAt,
   stringAt,
+  zeroIfAbsent,
 } from "./common.js";
 import { quantityOf } from "./quantity.js";
 import { validateContainerResourceName } from "./resources.js";
@@ -136,7 +136,8 @@ const toleranceInUse = (s: JsonObject | undefined): boolean =>
 function validateSpec(s: JsonObject, opts: SpecOptions): Finding[] {
   const out: Finding[] = [];
   const minReplicas = optionalIntAt(s, "minReplicas") ?? 1;
-  const maxReplicas = optionalIntAt(s, "maxReplicas");
+  // absent, Go's zero
+  const maxReplicas = isSet(s, "maxReplicas") ? optionalIntAt(s, "maxReplicas") : 0;
   const maxAt = child(spec, "maxReplicas");
   if (minReplicas < opts.minReplicasLowerBound)
     out.push(
@@ -147,7 +148,6 @@ function validateSpec(s: JsonObject, opts: SpecOptions): Finding[] {
         asError,
       ),
     );
-  // maxReplicas left out is the schema's required field.
   if (maxReplicas !== undefined) {
     // 1.36 (kubernetes#135412, declarative validation of maxReplicas) words it as a required field.
     if (opts.minor >= 36 && maxReplicas === 0) out.push(required(maxAt, "must be set and greater than 0", asError));
@@ -159,7 +159,11 @@ function validateSpec(s: JsonObject, opts: SpecOptions): Finding[] {
       out.push(invalid(maxAt, maxReplicas, "must be greater than or equal to `minReplicas`", asError));
   }
   out.push(
-    ...crossVersionObjectReference(objectAt(s, "scaleTargetRef"), child(spec, "scaleTargetRef"), opts.scaleTargetRef),
+    ...crossVersionObjectReference(
+      zeroIfAbsent(s, "scaleTargetRef"),
+      child(spec, "scaleTargetRef"),
+      opts.scaleTargetRef,
+    ),
     ...validateMetrics(s, child(spec, "metrics"), minReplicas, opts),
     ...validateBehavior(objectAt(s, "behavior"), child(spec, "behavior"), opts),
   );
@@ -167,15 +171,15 @@ function validateSpec(s: JsonObject, opts: SpecOptions): Finding[] {
 }
 
 /**
- * ValidateCrossVersionObjectReference. A kind or name left out is the schema's
- * required field; an apiVersion left out is "" to ValidateAPIVersion.
+ * ValidateCrossVersionObjectReference. A kind, name or apiVersion left out is "" (a reference left out, the
+ * zero one).
  */
 function crossVersionObjectReference(ref: JsonObject | undefined, at: FieldPath, opts: ReferenceOptions): Finding[] {
   if (ref === undefined) return [];
   const out: Finding[] = [];
   for (const key of ["kind", "name"]) {
     const value = stringAt(ref, key);
-    if (value === "") out.push(...requiredIfEmpty(ref, key, at));
+    if (value === "") out.push(required(child(at, key), "", asError));
     else if (value !== undefined) out.push(...invalidEach(child(at, key), value, isValidPathSegmentName(value, false)));
   }
   const apiVersion = stringAt(ref, "apiVersion");
@@ -252,9 +256,9 @@ function validateMetricSource(metric: JsonObject, at: FieldPath, opts: SpecOptio
   if (first === undefined) return [];
   const { field: source, value: src } = first;
   const srcAt = child(at, source);
-  // an absent target or metric is the zero struct, validated as such; one that is no object is the schema's
-  const target = isSet(src, "target") ? objectAt(src, "target") : {};
-  const identifier = isSet(src, "metric") ? objectAt(src, "metric") : {};
+  // an absent target or metric is the zero struct, validated as such
+  const target = zeroIfAbsent(src, "target");
+  const identifier = zeroIfAbsent(src, "metric");
   const targetAt = child(srcAt, "target");
   const out: Finding[] = [];
   const has = (key: string) => isSet(target, key);
@@ -262,7 +266,7 @@ function validateMetricSource(metric: JsonObject, at: FieldPath, opts: SpecOptio
     case "object":
       out.push(
         ...crossVersionObjectReference(
-          objectAt(src, "describedObject"),
+          zeroIfAbsent(src, "describedObject"),
           child(srcAt, "describedObject"),
           opts.objectMetrics,
         ),

@@ -67,6 +67,10 @@ export function firstSetObject(
   return field === undefined || value === undefined ? undefined : { field, value };
 }
 
+/** A struct field as Go decodes it: the zero struct ({}) when absent or null, undefined when not an object. */
+export const zeroIfAbsent = (o: JsonObject | undefined, key: string): JsonObject | undefined =>
+  isSet(o, key) ? objectAt(o, key) : {};
+
 /** A string field as Go decodes it: "" when absent or null, undefined when not a string. */
 export function stringAt(o: JsonObject | undefined, key: string): string | undefined {
   const v = o === undefined ? undefined : getKey(o, key);

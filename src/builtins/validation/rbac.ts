@@ -22,6 +22,7 @@ import {
   requiredIfEmpty,
   stringAt,
   validateLabelSelector,
+  zeroIfAbsent,
 } from "./common.js";
 
 const group = "rbac.authorization.k8s.io";
@@ -83,7 +84,8 @@ export function validateClusterRole(object: JsonObject): Finding[] {
 
 function validateBinding(object: JsonObject, roleKinds: readonly string[], namespaced: boolean): Finding[] {
   const out: Finding[] = [];
-  const roleRef = objectAt(object, "roleRef");
+  // left out, the zero reference (its apiGroup defaulted)
+  const roleRef = zeroIfAbsent(object, "roleRef");
   if (roleRef !== undefined) {
     const apiGroup = stringAt(roleRef, "apiGroup") || group;
     if (apiGroup !== group) out.push(notSupported(["roleRef", "apiGroup"], apiGroup, [group], asError));
@@ -91,7 +93,7 @@ function validateBinding(object: JsonObject, roleKinds: readonly string[], names
     if (kind !== undefined && !roleKinds.includes(kind))
       out.push(notSupported(["roleRef", "kind"], kind, roleKinds, asError));
     const name = stringAt(roleRef, "name");
-    if (name === "") out.push(...requiredIfEmpty(roleRef, "name", ["roleRef"]));
+    if (name === "") out.push(required(["roleRef", "name"], "", asError));
     else if (name !== undefined)
       out.push(...invalidEach(["roleRef", "name"], name, isValidPathSegmentName(name, false)));
   }
