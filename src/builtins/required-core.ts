@@ -79,6 +79,19 @@ export const coreReportedByHand: readonly NotEnforced[] = [
     field,
     source: "core validateTopologySpreadConstraints (scheduling.ts)",
   })),
+  // an Ingress backend's resource (its words) and a claim's dataSource (bare), both reported by hand
+  ...["TypedLocalObjectReference", "TypedObjectReference"].flatMap((type) =>
+    ["kind", "name"].map((field) => ({
+      type,
+      field,
+      source: "networking validateIngressTypedLocalObjectReference, core validateDataSource and validateDataSourceRef",
+    })),
+  ),
+  {
+    type: "LimitRangeItem",
+    field: "type",
+    source: "core ValidateLimitRange: validateLimitRangeTypeName's Invalid (cluster.ts)",
+  },
   // an absent port is the integer 0: `Invalid value: 0: must be between 1 and 65535, inclusive`
   ...["HTTPGetAction", "TCPSocketAction", "GRPCAction"].map((type) => ({
     type,

@@ -165,6 +165,11 @@ export const groupsReportedByHand: readonly NotEnforced[] = [
   })),
   { type: "HTTPIngressPath", field: "pathType", source: "networking validateHTTPIngressPath (networking.ts)" },
   {
+    type: "HTTPIngressPath",
+    field: "backend",
+    source: "networking validateIngressBackend: the zero backend has neither member (networking.ts)",
+  },
+  {
     type: "IPAddress",
     field: "spec",
     source: "networking ValidateIPAddress: the zero spec's parentRef is required (ip-allocation.ts)",
@@ -242,6 +247,16 @@ export const groupsReportedByHand: readonly NotEnforced[] = [
     source: "validateWebhookService (crd/webhook.ts), ValidateAPIService (apiregistration.ts)",
   })),
   {
+    type: "CertificateSigningRequest",
+    field: "spec",
+    source: "certificates validateCertificateSigningRequest: the zero spec (certificates.ts)",
+  },
+  ...["request", "signerName"].map((field) => ({
+    type: "CertificateSigningRequestSpec",
+    field,
+    source: "certificates validateCSR (a nil request has no PEM block), ValidateSignerName",
+  })),
+  {
     type: "CSIStorageCapacity",
     field: "storageClassName",
     source: "storage ValidateCSIStorageCapacity: ValidateClassName's Invalid (csi.ts)",
@@ -251,6 +266,27 @@ export const groupsReportedByHand: readonly NotEnforced[] = [
     field,
     source: "flowcontrol ValidateFlowSchemaSpec: the zero reference must reference a priority level (flowcontrol.ts)",
   })),
+  // flowcontrol: lists Go decodes as nil slices, refused in ValidateFlowSchemaPolicyRulesWithSubjects' words
+  {
+    type: "PolicyRulesWithSubjects",
+    field: "subjects",
+    source: "flowcontrol: subjects must contain at least one value",
+  },
+  ...["verbs", "apiGroups", "resources"].map((field) => ({
+    type: "ResourcePolicyRule",
+    field,
+    source: "flowcontrol ValidateFlowSchemaResourcePolicyRule (flowcontrol.ts)",
+  })),
+  ...["verbs", "nonResourceURLs"].map((field) => ({
+    type: "NonResourcePolicyRule",
+    field,
+    source: "flowcontrol ValidateFlowSchemaNonResourcePolicyRule (flowcontrol.ts)",
+  })),
+  {
+    type: "ServiceAccountSubject",
+    field: "namespace",
+    source: "flowcontrol ValidateServiceAccountSubject: must specify namespace for service account",
+  },
   {
     type: "PriorityLevelConfigurationReference",
     field: "name",
@@ -258,7 +294,7 @@ export const groupsReportedByHand: readonly NotEnforced[] = [
   },
   { type: "PolicyRule", field: "verbs", source: "rbac ValidatePolicyRule (rbac.ts)" },
   ...["ValidatingWebhook", "MutatingWebhook"].flatMap((type) =>
-    ["sideEffects", "admissionReviewVersions"].map((field) => ({
+    ["sideEffects", "admissionReviewVersions", "clientConfig"].map((field) => ({
       type,
       field,
       source: "admissionregistration validateValidatingWebhook, validateMutatingWebhook (admissionregistration.ts)",

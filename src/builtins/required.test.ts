@@ -183,6 +183,15 @@ describe("required fields whose absence the hand-written rules report in the ser
         "spec.parameters.name: Required value: name is required",
       ],
     );
+    const ingressPaths = [
+      { path: "/a", pathType: "Prefix" },
+      { path: "/b", pathType: "Prefix", backend: { resource: { apiGroup: "example.com" } } },
+    ];
+    expect(said("networking.k8s.io/v1", "Ingress", { spec: { rules: [{ http: { paths: ingressPaths } }] } })).toEqual([
+      'spec.rules[0].http.paths[0].backend: Invalid value: "": resource or service backend is required',
+      "spec.rules[0].http.paths[1].backend.resource.kind: Required value: kind is required",
+      "spec.rules[0].http.paths[1].backend.resource.name: Required value: name is required",
+    ]);
     expect(said("networking.k8s.io/v1", "IPAddress", { metadata: { name: "10.0.0.1" } })).toEqual([
       "spec.parentRef: Required value",
     ]);

@@ -372,10 +372,11 @@ const validatingCases: Case[] = [
     ["webhooks[0].matchConditions: Too many: 65: must have at most 64 items"],
   ],
   [
-    "absent required fields: the schema's, but sideEffects and admissionReviewVersions, said in the server's words",
+    "absent required fields: the schema's, but clientConfig, sideEffects and admissionReviewVersions, in the server's words",
     validating({ rules: [certManagerRule()] }),
     [
       "webhooks[0].admissionReviewVersions: Required value: must specify one of v1, v1beta1",
+      "webhooks[0].clientConfig: Required value: exactly one of url or service is required",
       "webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun",
     ],
   ],

@@ -19,10 +19,12 @@
  * unset pointer: it is reported. Match conditions are compiled as the server
  * compiles them (cel's admissionExpressionError).
  *
- * A field the schema marks required (a webhook's name, clientConfig,
- * sideEffects and admissionReviewVersions, a service's name and namespace, a
- * condition's name and expression) is reported here only when present and
- * empty or null: absent, it is the schema's finding.
+ * A field the schema marks required whose absence the server words (a webhook's
+ * clientConfig, sideEffects and admissionReviewVersions, a service's name and
+ * namespace) is reported here absent or empty, and left out of the schema's
+ * required lists (required-groups.ts); one it calls a bare Required value (a
+ * webhook's name, a condition's name and expression) is reported here only
+ * when present and empty or null: absent, it is the schema's finding.
  */
 
 import { admissionExpressionError } from "../../cel/index.js";
@@ -49,6 +51,7 @@ import {
   requiredIfEmpty,
   stringAt,
   validateLabelSelector,
+  zeroIfAbsent,
 } from "./common.js";
 
 // The supported values, as the server lists them (sets.List: sorted); the
@@ -147,10 +150,9 @@ export function validateRuleWithOperations(rule: JsonObject, at: FieldPath): Fin
 
 /** The clientConfig switch of validateValidatingWebhook / validateMutatingWebhook. */
 function validateClientConfig(hook: JsonObject, at: FieldPath): Finding[] {
-  // An absent clientConfig is the schema's required field; a null or empty one has neither member.
-  if (!Object.hasOwn(hook, "clientConfig")) return [];
-  const cc = objectAt(hook, "clientConfig");
-  if (isSet(hook, "clientConfig") && cc === undefined) return []; // not an object: the schema's
+  // absent, null or empty: the zero WebhookClientConfig, which has neither member
+  const cc = zeroIfAbsent(hook, "clientConfig");
+  if (cc === undefined) return []; // not an object: the schema's
   const configAt = child(at, "clientConfig");
   const hasURL = isSet(cc, "url");
   const service = objectAt(cc, "service");

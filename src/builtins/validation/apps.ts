@@ -232,7 +232,8 @@ export function validateStatefulSet(object: JsonObject, minor: number, oldObject
   const retentionAt = child(spec, "persistentVolumeClaimRetentionPolicy");
   for (const key of ["whenDeleted", "whenScaled"])
     out.push(...oneOf(retention, key, retentionAt, ["Retain", "Delete"]));
-  if (minor >= 34 && (oldSpec === undefined || claimTemplates(oldSpec).length === 0)) out.push(...claimTemplates(s));
+  if (minor >= 34 && (oldSpec === undefined || claimTemplates(oldSpec, minor).length === 0))
+    out.push(...claimTemplates(s, minor));
   out.push(...nonNegativeAt(s, "replicas", spec), ...nonNegativeAt(s, "minReadySeconds", spec));
   const start = optionalIntAt(objectAt(s, "ordinals"), "start");
   out.push(...nonNegative(start, child(spec, "ordinals.start")));
@@ -274,12 +275,12 @@ export function validateStatefulSet(object: JsonObject, minor: number, oldObject
 }
 
 /** ValidateVolumeClaimTemplates: each claim template's spec. */
-function claimTemplates(s: JsonObject): Finding[] {
+function claimTemplates(s: JsonObject, minor: number): Finding[] {
   return objectItems(s, "volumeClaimTemplates").flatMap(([i, claim]) => {
     const claimSpec = objectAt(claim, "spec");
     return claimSpec === undefined
       ? []
-      : validatePersistentVolumeClaimSpec(claimSpec, child(spec, "volumeClaimTemplates", i, "spec"));
+      : validatePersistentVolumeClaimSpec(claimSpec, child(spec, "volumeClaimTemplates", i, "spec"), minor);
   });
 }
 

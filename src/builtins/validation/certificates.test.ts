@@ -156,21 +156,28 @@ describe("CertificateSigningRequests (ValidateCertificateSigningRequestCreate)",
     expect(validateCertificateSigningRequest(object, 36)).toEqual([]);
   });
 
-  it("leaves an absent signerName or request to the schema's required, and says Required of a null signerName", () => {
+  it("takes an absent signerName or request as Go's zero value, as a null one", () => {
     const object = csr({});
     delete (object.spec as JsonObject).signerName;
     delete (object.spec as JsonObject).request;
-    expect(validateCertificateSigningRequest(object, 36)).toEqual([]);
+    const messages = (o: JsonObject, minor = 36) => validateCertificateSigningRequest(o, minor).map((f) => f.message);
+    expect(messages(object)).toEqual([
+      "spec.request: Invalid value: null: PEM block type must be CERTIFICATE REQUEST",
+      "spec.signerName: Required value",
+    ]);
+    expect(messages(object, 33)[0]).toBe(
+      "spec.request: Invalid value: []byte(nil): PEM block type must be CERTIFICATE REQUEST",
+    );
     expect(said({ signerName: null })).toEqual(["spec.signerName: Required value"]);
   });
 
-  it("leaves a CSR without a spec to the schema", () => {
-    expect(
-      validateCertificateSigningRequest(
-        { apiVersion: "certificates.k8s.io/v1", kind: "CertificateSigningRequest" },
-        36,
-      ),
-    ).toEqual([]);
+  it("validates a CSR without a spec as the zero spec", () => {
+    const object = { apiVersion: "certificates.k8s.io/v1", kind: "CertificateSigningRequest" };
+    expect(validateCertificateSigningRequest(object, 36).map((f) => f.message)).toEqual([
+      "spec.request: Invalid value: null: PEM block type must be CERTIFICATE REQUEST",
+      "spec.usages: Required value",
+      "spec.signerName: Required value",
+    ]);
   });
 
   it("prints the request's bytes as Go's %#v of a []byte through 1.33, as JSON from 1.34", () => {

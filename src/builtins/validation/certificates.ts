@@ -17,15 +17,14 @@
  *   1.33, and as JSON (the base64, quoted) from 1.34, where field.Error
  *   prints composite values as JSON (kubernetes#132314). Only what ../../go/csr.ts ports
  *   is said (a missing or mistyped PEM block, a badly framed DER): a request
- *   that passes it is not checked further. A null request is a nil []byte;
- *   an absent one is the schema's `required`; one that is not base64 is the
- *   decoder's.
+ *   that passes it is not checked further. An absent or null request is a nil
+ *   []byte; one that is not base64 is the decoder's.
  * - spec.usages: at least one; each one of the known key usages, listed
  *   sorted; none twice.
  * - spec.signerName: not the legacy "kubernetes.io/legacy-unknown", then
  *   ValidateSignerName: `<domain>/<path>`, the domain DNS-1123 labels of at
  *   least two segments within 253 bytes, the path DNS-1123 subdomains, the
- *   whole within 571 bytes. An absent signerName is the schema's `required`.
+ *   whole within 571 bytes. An absent spec is the zero spec.
  * - spec.expirationSeconds: at least 600 when set.
  */
 import { type Finding, tooLong } from "../../findings/index.js";
@@ -40,11 +39,10 @@ import {
   invalidShown,
   listAt,
   notSupported,
-  objectAt,
   optionalIntAt,
   required,
-  requiredIfEmpty,
   stringAt,
+  zeroIfAbsent,
 } from "./common.js";
 
 /** allValidUsages.List(): the certificates.KeyUsage constants, sorted. */
@@ -99,9 +97,9 @@ export function shownBytes(bytes: Uint8Array | null, minor: number): string {
 function validateRequest(spec: JsonObject, path: FieldPath, minor: number): Finding[] {
   const encoded = getKey(spec, "request");
   const at = child(path, "request");
-  // A null decodes to a nil []byte, in which ParseCSR finds no block.
-  if (encoded === null) return [invalidShown(at, shownBytes(null, minor), CSR_PEM_TYPE_ERROR)];
-  // Absent: the schema's `required`; not a string: the schema's type; not base64: the decoder's.
+  // Absent or null decodes to a nil []byte, in which ParseCSR finds no block.
+  if (encoded === undefined || encoded === null) return [invalidShown(at, shownBytes(null, minor), CSR_PEM_TYPE_ERROR)];
+  // Not a string: the schema's type; not base64: the decoder's.
   if (typeof encoded !== "string") return [];
   const bytes = decodeBase64(encoded);
   if (bytes instanceof GoError) return [];
@@ -171,15 +169,16 @@ function validateSigner(spec: JsonObject, path: FieldPath): Finding[] {
   const at = child(path, "signerName");
   const signerName = stringAt(spec, "signerName");
   if (signerName === undefined) return [];
-  // Absent is the schema's `required`; present and empty (or null) is Go's Required.
-  if (signerName === "") return requiredIfEmpty(spec, "signerName", path);
+  // absent, null or empty alike
+  if (signerName === "") return [required(at, "", asError)];
   if (signerName === legacyUnknownSignerName)
     return [invalid(at, signerName, "the legacy signerName is not allowed via this API version", asError)];
   return validateSignerName(at, signerName);
 }
 
 export function validateCertificateSigningRequest(object: JsonObject, minor: number): Finding[] {
-  const spec = objectAt(object, "spec");
+  // left out, the zero spec
+  const spec = zeroIfAbsent(object, "spec");
   if (spec === undefined) return [];
   const path: FieldPath = ["spec"];
   const out = [...validateRequest(spec, path, minor), ...validateUsages(spec, path), ...validateSigner(spec, path)];

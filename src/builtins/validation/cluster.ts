@@ -34,14 +34,7 @@
  */
 import { type Finding, tooLong } from "../../findings/index.js";
 import { compareQuantities, milliValue, type Quantity, quantityString } from "../../go/index.js";
-import {
-  byteLength,
-  isDNS1123Label,
-  isDNS1123Subdomain,
-  isQualifiedName,
-  isValidPathSegmentName,
-  regexError,
-} from "../../names/index.js";
+import { byteLength, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, regexError } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
 import {
@@ -60,6 +53,7 @@ import {
   required,
   stringAt,
 } from "./common.js";
+import { validateIngressTypedLocalObjectReference } from "./networking.js";
 import { validatePreemptionPolicy } from "./pod-fields.js";
 import { quantityOf } from "./quantity.js";
 import {
@@ -217,17 +211,9 @@ export function validateIngressClass(object: JsonObject): Finding[] {
   return out;
 }
 
-/** validateIngressClassParametersReference (with validateIngressTypedLocalObjectReference's checks). */
+/** validateIngressClassParametersReference: validateIngressTypedLocalObjectReference's checks, then the scope's. */
 function validateParametersReference(params: JsonObject, at: FieldPath): Finding[] {
-  const out: Finding[] = [];
-  const apiGroup = getKey(params, "apiGroup");
-  if (typeof apiGroup === "string")
-    out.push(...invalidEach(child(at, "apiGroup"), apiGroup, isDNS1123Subdomain(apiGroup)));
-  for (const key of ["kind", "name"]) {
-    const value = stringAt(params, key);
-    if (value === "") out.push(required(child(at, key), `${key} is required`, asError));
-    else if (value !== undefined) out.push(...invalidEach(child(at, key), value, isValidPathSegmentName(value, false)));
-  }
+  const out = validateIngressTypedLocalObjectReference(params, at);
   // Unset, the scope is defaulted to Cluster.
   const scope = isSet(params, "scope") ? stringAt(params, "scope") : "Cluster";
   if (scope === undefined) return out;
@@ -429,16 +415,14 @@ export function validateLimitRange(object: JsonObject): Finding[] {
     const at = child(["spec", "limits"], i);
     const type = stringAt(item, "type");
     if (type === undefined) continue;
-    if (Object.hasOwn(item, "type")) {
-      // validateLimitRangeTypeName.
-      const typeAt = child(at, "type");
-      const errs = invalidEach(typeAt, type, isQualifiedName(type));
-      if (errs.length === 0 && !type.includes("/") && !standardLimitTypes.has(type))
-        errs.push(invalid(typeAt, type, "must be a standard limit type or fully qualified", asError));
-      out.push(...errs);
-      if (types.has(type)) out.push(duplicate(typeAt, type, asError));
-      types.add(type);
-    }
+    // validateLimitRangeTypeName, an absent type being ""
+    const typeAt = child(at, "type");
+    const errs = invalidEach(typeAt, type, isQualifiedName(type));
+    if (errs.length === 0 && !type.includes("/") && !standardLimitTypes.has(type))
+      errs.push(invalid(typeAt, type, "must be a standard limit type or fully qualified", asError));
+    out.push(...errs);
+    if (types.has(type)) out.push(duplicate(typeAt, type, asError));
+    types.add(type);
     const max = resourceMap(item, "max");
     const min = resourceMap(item, "min");
     const defaults = resourceMap(item, "default");

@@ -118,9 +118,10 @@ describe("ValidateFlowSchemaPolicyRulesWithSubjects", () => {
     ]);
   });
 
-  it("leaves absent subjects to the schema", () => {
+  it("requires absent subjects too (Go's nil slice), and leaves subjects that are no list to the schema", () => {
     const { subjects: _, ...noSubjects } = rule();
-    expect(withRule(noSubjects)).toEqual([]);
+    expect(withRule(noSubjects)).toEqual([`${r0}.subjects: Required value: subjects must contain at least one value`]);
+    expect(withRule({ ...noSubjects, subjects: "x" })).toEqual([]);
   });
 });
 
@@ -140,8 +141,11 @@ describe("ValidateFlowSchemaSubject's member checks", () => {
       `${sa}.name: Required value`,
       `${sa}.namespace: Required value: must specify namespace for service account`,
     ]);
-    // absent fields are the schema's; the members a kind does not select are not looked into
-    expect(subject({ kind: "ServiceAccount", serviceAccount: {} })).toEqual([]);
+    // an absent name is the schema's bare Required (the server's words too); an absent namespace is "", in
+    // the server's words; the members a kind does not select are not looked into
+    expect(subject({ kind: "ServiceAccount", serviceAccount: {} })).toEqual([
+      `${sa}.namespace: Required value: must specify namespace for service account`,
+    ]);
     expect(subject({ kind: "User", user: { name: "u" }, serviceAccount: { namespace: "X" } })).toEqual([]);
   });
 

@@ -64,11 +64,18 @@ function specOf(object: JsonObject): JsonObject | undefined | "bad" {
 
 const nameOf = (object: JsonObject): string => stringAt(objectAt(object, "metadata"), "name") ?? "";
 
-/** A list of strings as Go decodes it (absent and null are empty); undefined when an item is not a string. */
+/** A list of strings as Go decodes it (absent and null are empty); undefined when it or an item is no string. */
 function stringList(o: JsonObject | undefined, key: string): string[] | undefined {
+  if (!isList(o, key)) return undefined;
   const items = listAt(o, key);
   return items.every((s) => typeof s === "string") ? (items as string[]) : undefined;
 }
+
+/** Whether a list field decodes as one: absent, null or an array (anything else is the schema's type error). */
+const isList = (o: JsonObject | undefined, key: string): boolean => {
+  const v = o === undefined ? undefined : getKey(o, key);
+  return v === undefined || v === null || Array.isArray(v);
+};
 
 /** A Go pointer that is set: present and not null. */
 const pointerSet = (o: JsonObject | undefined, key: string): boolean => {
@@ -113,8 +120,7 @@ function subjectFindings(subject: JsonObject, at: FieldPath): Finding[] {
     }
     const namespace = stringAt(sa, "namespace");
     if (namespace === "") {
-      if (written(sa, "namespace"))
-        out.push(required(child(saPath, "namespace"), "must specify namespace for service account", asError));
+      out.push(required(child(saPath, "namespace"), "must specify namespace for service account", asError));
     } else if (namespace !== undefined) {
       out.push(...invalidEach(child(saPath, "namespace"), namespace, nameIsDNSLabel(namespace, false)));
     }
@@ -133,20 +139,19 @@ function verbsFindings(rule: JsonObject, at: FieldPath): Finding[] {
   const verbs = stringList(rule, "verbs");
   const path = child(at, "verbs");
   if (verbs === undefined) return [];
-  if (verbs.length === 0)
-    return written(rule, "verbs") ? [required(path, "verbs must contain at least one value", asError)] : [];
+  if (verbs.length === 0) return [required(path, "verbs must contain at least one value", asError)];
   if (verbs.includes("*"))
     return verbs.length > 1 ? [invalid(path, verbs, "if '*' is present, must not specify other verbs", asError)] : [];
   // only supported verbs are allowed; the whole list is the bad value
   return verbs.every((v) => supportedVerbs.includes(v)) ? [] : [notSupported(path, verbs, supportedVerbs, asError)];
 }
 
-/** A list that may hold "*" only alone: required when written empty. */
+/** A list that may hold "*" only alone: required when empty or absent (Go's nil slice). */
 function wildcardAlone(rule: JsonObject, key: string, at: FieldPath, none: string, others: string): Finding[] {
   const items = stringList(rule, key);
   const path = child(at, key);
   if (items === undefined) return [];
-  if (items.length === 0) return written(rule, key) ? [required(path, none, asError)] : [];
+  if (items.length === 0) return [required(path, none, asError)];
   return items.length > 1 && items.includes("*")
     ? [invalid(path, items, `if '*' is present, must not specify other ${others}`, asError)]
     : [];
@@ -198,8 +203,7 @@ function nonResourceRuleFindings(rule: JsonObject, at: FieldPath): Finding[] {
   const path = child(at, "nonResourceURLs");
   if (urls === undefined) return out;
   if (urls.length === 0) {
-    if (written(rule, "nonResourceURLs"))
-      out.push(required(path, "nonResourceURLs must contain at least one value", asError));
+    out.push(required(path, "nonResourceURLs must contain at least one value", asError));
   } else if (urls.includes("*")) {
     if (urls.length > 1)
       out.push(invalid(path, urls, "if '*' is present, must not specify other non-resource URLs", asError));
@@ -219,7 +223,7 @@ function policyRuleFindings(rule: JsonObject, at: FieldPath): Finding[] {
   if (subjects.length > 0) {
     for (const [i, subject] of objectItems(rule, "subjects"))
       out.push(...subjectFindings(subject, child(at, "subjects", i)));
-  } else if (written(rule, "subjects")) {
+  } else if (isList(rule, "subjects")) {
     out.push(required(child(at, "subjects"), "subjects must contain at least one value", asError));
   }
   if (listAt(rule, "resourceRules").length === 0 && listAt(rule, "nonResourceRules").length === 0)

@@ -381,7 +381,7 @@ describe("Ingress (ValidateIngressCreate, validateIngressRules, validateHTTPIngr
       { defaultBackend: { resource: { apiGroup: "k8s.example.com", kind: "Storage/Bucket", name: "" } } },
       [
         "spec.defaultBackend.resource.kind: Invalid value: \"Storage/Bucket\": may not contain '/'",
-        "spec.defaultBackend.resource.name: Required value",
+        "spec.defaultBackend.resource.name: Required value: name is required",
       ],
     ],
     [

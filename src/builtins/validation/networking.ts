@@ -145,6 +145,9 @@ function validateHTTPIngressPath(p: JsonObject, at: FieldPath): Finding[] {
       out.push(invalid(pathAt, path, "must be an absolute path", asError));
     }
   }
+  // an absent backend is the zero one, with neither member (which the union's wording says when it is written)
+  if (!isSet(p, "backend"))
+    out.push(invalid(child(at, "backend"), "", "resource or service backend is required", asError));
   const backend = objectAt(p, "backend");
   if (backend !== undefined) out.push(...validateBackend(backend, child(at, "backend")));
   return out;
@@ -158,7 +161,7 @@ function validateHTTPIngressPath(p: JsonObject, at: FieldPath): Finding[] {
 function validateBackend(backend: JsonObject, at: FieldPath): Finding[] {
   if (isSet(backend, "service") && isSet(backend, "resource")) return [];
   const resource = objectAt(backend, "resource");
-  if (resource !== undefined) return validateTypedLocalObjectReference(resource, child(at, "resource"));
+  if (resource !== undefined) return validateIngressTypedLocalObjectReference(resource, child(at, "resource"));
   const service = objectAt(backend, "service");
   if (service === undefined) return [];
   const out: Finding[] = [];
@@ -179,14 +182,17 @@ function validateBackend(backend: JsonObject, at: FieldPath): Finding[] {
   return out;
 }
 
-/** validateIngressTypedLocalObjectReference: an API group, and a kind and name fit for a URL path. */
-function validateTypedLocalObjectReference(ref: JsonObject, at: FieldPath): Finding[] {
+/**
+ * validateIngressTypedLocalObjectReference (an Ingress backend's resource, an IngressClass's parameters): an
+ * API group, and a kind and name fit for a URL path, required in its own words when empty or absent.
+ */
+export function validateIngressTypedLocalObjectReference(ref: JsonObject, at: FieldPath): Finding[] {
   const out: Finding[] = [];
   const group = getKey(ref, "apiGroup");
   if (typeof group === "string") out.push(...invalidEach(child(at, "apiGroup"), group, isDNS1123Subdomain(group)));
   for (const key of ["kind", "name"]) {
     const value = stringAt(ref, key);
-    if (value === "") out.push(...requiredIfEmpty(ref, key, at));
+    if (value === "") out.push(required(child(at, key), `${key} is required`, asError));
     else if (value !== undefined) out.push(...invalidEach(child(at, key), value, isValidPathSegmentName(value, false)));
   }
   return out;

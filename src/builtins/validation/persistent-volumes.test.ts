@@ -379,3 +379,74 @@ describe("a negative capacity's bad value, an int64 in Go", () => {
     expect(() => JSON.stringify(findings)).not.toThrow();
   });
 });
+
+// core validation.go ValidatePersistentVolumeClaimSpec, validateDataSource, validateDataSourceRef; the create
+// strategy's pvcutil.NormalizeDataSources before them
+describe("a PersistentVolumeClaim's spec (ValidatePersistentVolumeClaimSpec)", () => {
+  const claim = (extra: JsonObject): JsonObject => ({
+    apiVersion: "v1",
+    kind: "PersistentVolumeClaim",
+    metadata: { name: "c" },
+    spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } }, ...extra },
+  });
+  const claimSays = (extra: JsonObject, minor = 36) => said("v1", "PersistentVolumeClaim", claim(extra), minor);
+
+  it("checks the selector, a positive storage request and the class names", () => {
+    expect(claimSays({ storageClassName: "Fast_SSD" })).toEqual([`spec.storageClassName: ${subdomain("Fast_SSD")}`]);
+    expect(claimSays({ storageClassName: "" })).toEqual([]);
+    expect(claimSays({ resources: { requests: { storage: "0" } } })).toEqual([
+      'spec.resources[storage]: Invalid value: "0": must be greater than zero',
+    ]);
+    expect(claimSays({ selector: { matchExpressions: [{ key: "tier", operator: "In" }] } })).toEqual([
+      "spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+    ]);
+    // VolumeAttributesClass is GA in 1.34; before, off by default, the create strategy drops the field
+    expect(claimSays({ volumeAttributesClassName: "Gold" })).toHaveLength(1);
+    expect(claimSays({ volumeAttributesClassName: "Gold" }, 33)).toEqual([]);
+  });
+
+  it("normalizes the data sources first: a fault of one is said of both", () => {
+    expect(claimSays({ dataSource: { apiGroup: "snapshot.storage.k8s.io" } })).toEqual([
+      "spec.dataSource.kind: Required value",
+      "spec.dataSource.name: Required value",
+      "spec.dataSourceRef.kind: Required value",
+      "spec.dataSourceRef.name: Required value",
+    ]);
+    expect(claimSays({ dataSourceRef: { kind: "VolumeSnapshot", name: "s" } })).toEqual([
+      "spec.dataSource: Invalid value: \"VolumeSnapshot\": must be 'PersistentVolumeClaim' when referencing the default apiGroup",
+      "spec.dataSourceRef: Invalid value: \"VolumeSnapshot\": must be 'PersistentVolumeClaim' when referencing the default apiGroup",
+    ]);
+    // a reference to another namespace is not copied, and forbids a dataSource
+    const elsewhere = { kind: "PersistentVolumeClaim", name: "s", namespace: "Other" };
+    expect(claimSays({ dataSourceRef: elsewhere })).toEqual([`spec.dataSourceRef.namespace: ${label("Other")}`]);
+    const snapshot = { apiGroup: "snapshot.storage.k8s.io", kind: "VolumeSnapshot", name: "s" };
+    expect(claimSays({ dataSource: snapshot, dataSourceRef: { ...snapshot, namespace: "other" } })).toEqual([
+      "spec: Invalid value: spec.dataSource: may not be specified when dataSourceRef.namespace is specified",
+    ]);
+    expect(claimSays({ dataSource: snapshot, dataSourceRef: { ...snapshot, name: "t" } })).toEqual([
+      "spec: Invalid value: spec.dataSource: must match dataSourceRef",
+    ]);
+    expect(claimSays({ dataSource: snapshot, dataSourceRef: snapshot })).toEqual([]);
+  });
+
+  it("leaves a StatefulSet's claim templates unnormalized (ValidateVolumeClaimTemplates, from 1.34)", () => {
+    const sts = {
+      apiVersion: "apps/v1",
+      kind: "StatefulSet",
+      metadata: { name: "s" },
+      spec: {
+        selector: { matchLabels: { app: "web" } },
+        template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "a", image: "i" }] } },
+        volumeClaimTemplates: [
+          {
+            metadata: { name: "data" },
+            spec: { ...(claim({}).spec as JsonObject), dataSource: { apiGroup: "x.example.com", kind: "Thing" } },
+          },
+        ],
+      },
+    };
+    expect(said("apps/v1", "StatefulSet", sts)).toEqual([
+      "spec.volumeClaimTemplates[0].spec.dataSource.name: Required value",
+    ]);
+  });
+});

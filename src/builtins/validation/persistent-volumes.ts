@@ -29,7 +29,8 @@
  * for pkg/volume/validation's mount options annotation rule (checkMountOption).
  *
  * A field the schema marks required is reported Required here only when
- * present and empty: absent, it is the schema's finding. Repeated messages
+ * present and empty: absent, it is the schema's finding; but a claim's data
+ * source's kind and name, reported here absent too (required-core.ts). Repeated messages
  * are said once by validateHandWritten (index.ts), as ErrorList.ToAggregate
  * prints them.
  */
@@ -42,13 +43,14 @@ import {
   nameIsDNSLabel,
   nameIsDNSSubdomain,
 } from "../../names/index.js";
-import { child, type FieldPath } from "../../path/index.js";
+import { child, type FieldPath, formatPath } from "../../path/index.js";
 import { getKey, isObject, type JsonObject } from "../../value/index.js";
 import {
   asError,
   forbidden,
   invalid,
   invalidEach,
+  invalidShown,
   isSet,
   listAt,
   notSupported,
@@ -57,6 +59,7 @@ import {
   required,
   requiredIfEmpty,
   stringAt,
+  validateLabelSelector,
 } from "./common.js";
 import { legacyVolumeSourceValidators, validateISCSI } from "./legacy-volumes.js";
 import { quantityOf } from "./quantity.js";
@@ -349,18 +352,104 @@ function validateAccessModes(s: JsonObject, path: FieldPath, detail: string): Fi
   return out;
 }
 
-/** A PersistentVolumeClaim: its spec. */
-export function validatePersistentVolumeClaim(object: JsonObject): Finding[] {
+/**
+ * A PersistentVolumeClaim: its spec after the create strategy's NormalizeDataSources, which copies a
+ * dataSource into an absent dataSourceRef, and a dataSourceRef without a namespace into an absent
+ * dataSource (AnyVolumeDataSource, on in every release kunion checks): what is wrong with one is said of both.
+ */
+export function validatePersistentVolumeClaim(object: JsonObject, minor: number): Finding[] {
   const s = objectAt(object, "spec");
-  return s === undefined ? [] : validatePersistentVolumeClaimSpec(s, ["spec"]);
+  if (s === undefined) return [];
+  const ds = objectAt(s, "dataSource");
+  const dsr = objectAt(s, "dataSourceRef");
+  const sourceFields = (ref: JsonObject): JsonObject => {
+    const out: JsonObject = {};
+    for (const k of ["apiGroup", "kind", "name"]) {
+      const v = getKey(ref, k);
+      if (v !== undefined) out[k] = v;
+    }
+    return out;
+  };
+  // the copy's findings sit on the lines of the field it was copied from
+  let copy: { from: string; to: string } | undefined;
+  if (ds !== undefined && !isSet(s, "dataSourceRef")) copy = { from: "dataSource", to: "dataSourceRef" };
+  else if (dsr !== undefined && !isSet(s, "dataSource") && (stringAt(dsr, "namespace") ?? "") === "")
+    copy = { from: "dataSourceRef", to: "dataSource" };
+  if (copy === undefined) return validatePersistentVolumeClaimSpec(s, ["spec"], minor);
+  const { from, to } = copy;
+  const normalized = { ...s, [to]: sourceFields(objectAt(s, from) as JsonObject) };
+  return validatePersistentVolumeClaimSpec(normalized, ["spec"], minor).map((f) =>
+    f.path[1] === to ? { ...f, at: ["spec", from, ...f.path.slice(2)] } : f,
+  );
 }
 
-/** ValidatePersistentVolumeClaimSpec's required fields and enums, of a claim's spec at `path`. */
-export function validatePersistentVolumeClaimSpec(s: JsonObject, path: FieldPath): Finding[] {
+/**
+ * ValidatePersistentVolumeClaimSpec, of a claim's spec at `path`: access modes, the selector, a positive
+ * storage request, the class names (the attributes class from 1.34, where VolumeAttributesClass is GA;
+ * before, the create strategy drops it), the volume mode, and the data source and its reference.
+ */
+export function validatePersistentVolumeClaimSpec(s: JsonObject, path: FieldPath, minor: number): Finding[] {
   const out = validateAccessModes(s, path, "at least 1 access mode is required");
-  if (!isSet(objectAt(objectAt(s, "resources"), "requests"), "storage"))
-    out.push(required(child(path, "resources", { key: "storage" }), "", asError));
+  if (isSet(s, "selector")) out.push(...validateLabelSelector(objectAt(s, "selector"), child(path, "selector")));
+  const storageAt = child(path, "resources", { key: "storage" });
+  const requests = objectAt(objectAt(s, "resources"), "requests");
+  if (!isSet(requests, "storage")) out.push(required(storageAt, "", asError));
+  else {
+    const q = quantityOf(getKey(requests as JsonObject, "storage"));
+    if (q !== undefined && quantitySign(q) <= 0)
+      out.push(invalid(storageAt, quantityString(q), "must be greater than zero", asError));
+  }
+  for (const key of ["storageClassName", ...(minor >= 34 ? ["volumeAttributesClassName"] : [])]) {
+    const name = stringAt(s, key);
+    if (name !== undefined && name !== "")
+      out.push(...invalidEach(child(path, key), name, nameIsDNSSubdomain(name, false)));
+  }
   out.push(...oneOf(s, "volumeMode", path, volumeModes));
+  const ds = objectAt(s, "dataSource");
+  const dsr = objectAt(s, "dataSourceRef");
+  if (ds !== undefined) out.push(...validateDataSource(ds, child(path, "dataSource")));
+  if (dsr !== undefined) {
+    out.push(...validateDataSource(dsr, child(path, "dataSourceRef")));
+    const namespace = stringAt(dsr, "namespace");
+    if (namespace !== undefined && namespace !== "")
+      out.push(...invalidEach(child(path, "dataSourceRef", "namespace"), namespace, nameIsDNSLabel(namespace, false)));
+  }
+  // The server's bad value is the *field.Path of dataSource, which it prints as Go's %#v of the struct (a
+  // pointer address in it); kunion shows the path.
+  const dataSourceAt = formatPath(child(path, "dataSource"));
+  if (dsr !== undefined && (stringAt(dsr, "namespace") ?? "") !== "") {
+    if (ds !== undefined)
+      out.push(invalidShown(path, dataSourceAt, "may not be specified when dataSourceRef.namespace is specified"));
+  } else if (ds !== undefined && dsr !== undefined && !sameSource(ds, dsr)) {
+    out.push(invalidShown(path, dataSourceAt, "must match dataSourceRef"));
+  }
+  return out;
+}
+
+/** isDataSourceEqualDataSourceRef: the same API group (both unset, or equal), kind and name. */
+function sameSource(ds: JsonObject, dsr: JsonObject): boolean {
+  const group = (ref: JsonObject) => (isSet(ref, "apiGroup") ? getKey(ref, "apiGroup") : null);
+  return (
+    group(ds) === group(dsr) &&
+    (stringAt(ds, "kind") ?? "") === (stringAt(dsr, "kind") ?? "") &&
+    (stringAt(ds, "name") ?? "") === (stringAt(dsr, "name") ?? "")
+  );
+}
+
+/**
+ * validateDataSource and validateDataSourceRef: a name and a kind, a kind other than PersistentVolumeClaim only
+ * with an API group, and the group a DNS subdomain.
+ */
+function validateDataSource(ref: JsonObject, at: FieldPath): Finding[] {
+  const out: Finding[] = [];
+  const name = stringAt(ref, "name");
+  const kind = stringAt(ref, "kind");
+  if (name === "") out.push(required(child(at, "name"), "", asError));
+  if (kind === "") out.push(required(child(at, "kind"), "", asError));
+  const apiGroup = stringAt(ref, "apiGroup") ?? "";
+  if (apiGroup === "" && kind !== undefined && kind !== "PersistentVolumeClaim")
+    out.push(invalid(at, kind, "must be 'PersistentVolumeClaim' when referencing the default apiGroup", asError));
+  if (apiGroup !== "") out.push(...invalidEach(child(at, "apiGroup"), apiGroup, isDNS1123Subdomain(apiGroup)));
   return out;
 }
 
