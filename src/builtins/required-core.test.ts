@@ -85,13 +85,13 @@ describe("fields the server accepts absent pass the whole validation", () => {
 });
 
 describe("fields the server refuses absent are still reported", () => {
-  it("an HTTP header without a name", () => {
+  it("an HTTP header without a name: as the empty name, at httpHeaders without the index", () => {
     const object = withContainer({
       readinessProbe: { httpGet: { port: 8080, path: "/", httpHeaders: [{ value: "v" }] } },
     });
-    expect(says(object, "1.36")).toContain(
-      "spec.containers[0].readinessProbe.httpGet.httpHeaders[0].name: Required value",
-    );
+    expect(says(object, "1.36")).toEqual([
+      `spec.containers[0].readinessProbe.httpGet.httpHeaders: Invalid value: "": a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')`,
+    ]);
   });
 
   it("a sysctl without a name", () => {

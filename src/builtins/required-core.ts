@@ -73,6 +73,11 @@ export const coreNotEnforced: readonly NotEnforced[] = [
 /** core/v1's required fields whose absence the hand-written rules report in the server's words (required.ts). */
 export const coreReportedByHand: readonly NotEnforced[] = [
   { type: "PodOS", field: "name", source: "core validateOS (windows.ts)" },
+  {
+    type: "HTTPHeader",
+    field: "name",
+    source: "core validateHTTPGetAction: IsHTTPHeaderName's Invalid at httpHeaders, no index (pod-fields.ts)",
+  },
   { type: "ServicePort", field: "port", source: "core validateServicePort (core.ts)" },
   ...["maxSkew", "topologyKey", "whenUnsatisfiable"].map((field) => ({
     type: "TopologySpreadConstraint",

@@ -112,9 +112,10 @@ describe("required fields whose absence the hand-written rules report in the ser
   // Each checked against the Go function named in required-core.ts or required-groups.ts: an absent field is
   // Go's zero value, and the server says of it what it says of a written zero, and nothing more.
   it("an absent field is its zero value: a port 0, an empty kind, a zero struct, each in the server's words", () => {
-    const probe = { httpGet: { path: "/" } };
+    const probe = { httpGet: { path: "/", httpHeaders: [{ value: "v" }] } };
     const container = { name: "a", image: "i", livenessProbe: probe, readinessProbe: { grpc: {} } };
     expect(said("v1", "Pod", { spec: { containers: [container] } })).toEqual([
+      `spec.containers[0].livenessProbe.httpGet.httpHeaders: Invalid value: "": a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')`,
       "spec.containers[0].livenessProbe.httpGet.port: Invalid value: 0: must be between 1 and 65535, inclusive",
       "spec.containers[0].readinessProbe.grpc.port: Invalid value: 0: must be between 1 and 65535, inclusive",
     ]);

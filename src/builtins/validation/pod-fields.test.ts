@@ -272,7 +272,8 @@ describe("validateHTTPGetAction's header names (IsHTTPHeaderName, no index in th
     ).toEqual([bad("X_Forwarded"), bad("")]);
   });
 
-  it("leaves an absent name to the schema", () => {
-    expect(says([{ value: "x" }])).toEqual([]);
+  it("takes an absent name as the empty one", () => {
+    expect(says([{ value: "x" }])).toEqual(says([{ name: "", value: "x" }]));
+    expect(says([{ value: "x" }])).toHaveLength(1);
   });
 });

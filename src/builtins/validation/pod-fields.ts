@@ -152,9 +152,9 @@ function isHTTPHeaderName(value: string): string[] {
 export function validateHTTPHeaders(httpGet: JsonObject, at: FieldPath): Finding[] {
   const out: Finding[] = [];
   for (const [, header] of objectItems(httpGet, "httpHeaders")) {
-    // Absent, it is the schema's required field.
+    // absent, "": no header name either
     const name = stringAt(header, "name");
-    if (!Object.hasOwn(header, "name") || name === undefined) continue;
+    if (name === undefined) continue;
     out.push(...invalidEach(child(at, "httpHeaders"), name, isHTTPHeaderName(name)));
   }
   return out;
