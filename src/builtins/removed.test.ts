@@ -306,7 +306,9 @@ describe("kunion validate --kubernetes-version", () => {
     return { code, stdout: stdout.replaceAll(`${dir}/`, "") };
   }
   const policy =
-    "apiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\nspec:\n  validations: [{expression: 'true'}]\n";
+    "apiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\nspec:\n" +
+    "  matchConstraints: {resourceRules: [{apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}]}\n" +
+    "  validations: [{expression: 'true'}]\n";
 
   it("warns on the release before the removal, passing, and refuses the object from the removal on", () => {
     const before = kunion(policy, "validate", "--kubernetes-version", "1.33");

@@ -92,6 +92,35 @@ export const coreReportedByHand: readonly NotEnforced[] = [
       source: "networking validateIngressTypedLocalObjectReference, core validateDataSource and validateDataSourceRef",
     })),
   ),
+  // selector requirements: an absent key or operator is "", refused as written empty (IsQualifiedName, "not a
+  // valid selector operator"); where the server validates no selector (an HPA metric's), it passes absent too
+  ...["LabelSelectorRequirement", "NodeSelectorRequirement"].flatMap((type) =>
+    ["key", "operator"].map((field) => ({
+      type,
+      field,
+      source:
+        "apimachinery ValidateLabelSelectorRequirement, core ValidateNodeSelectorRequirement (common.ts, scheduling.ts)",
+    })),
+  ),
+  ...["PreferredSchedulingTerm", "WeightedPodAffinityTerm"].map((type) => ({
+    type,
+    field: "weight",
+    source:
+      "core validatePreferredSchedulingTerms, validateWeightedPodAffinityTerms: 0 is not in 1-100 (scheduling.ts)",
+  })),
+  // Endpoints: an unset ip is no IP, an unset port 0 (validateEndpointAddress, validateEndpointPort)
+  {
+    type: "EndpointAddress",
+    field: "ip",
+    source: "core validateEndpointAddress: IsValidIPForLegacyField (endpoints.ts)",
+  },
+  { type: "EndpointPort", field: "port", source: "core validateEndpointPort: IsValidPortNum (endpoints.ts)" },
+  // names and addresses an absent value fails as "" does
+  ...[
+    ["PodReadinessGate", "conditionType", "validateReadinessGates: ValidateQualifiedName (pod-fields.ts)"],
+    ["PodSchedulingGate", "name", "validateSchedulingGates: ValidateQualifiedName at the item (pod-fields.ts)"],
+    ["HostAlias", "ip", "validateHostAliases: IsValidIPForLegacyField (pod-dns.ts)"],
+  ].map(([type, field, source]) => ({ type: type as string, field: field as string, source: `core ${source}` })),
   {
     type: "LimitRangeItem",
     field: "type",

@@ -293,6 +293,29 @@ export const groupsReportedByHand: readonly NotEnforced[] = [
     source: "flowcontrol ValidateFlowSchemaSpec: `must reference a priority level` (flowcontrol.ts)",
   },
   { type: "PolicyRule", field: "verbs", source: "rbac ValidatePolicyRule (rbac.ts)" },
+  // admission policies: "… is not specified", the audit key qualified with the policy's name
+  ...[
+    ["Validation", "expression"],
+    ["Variable", "name"],
+    ["Variable", "expression"],
+    ["AuditAnnotation", "key"],
+    ["AuditAnnotation", "valueExpression"],
+  ].map(([type, field]) => ({
+    type: type as string,
+    field: field as string,
+    source: "admissionregistration validateValidation, validateVariable, validateAuditAnnotation (admission-policy.ts)",
+  })),
+  { type: "RuntimeClass", field: "handler", source: "node ValidateRuntimeClass: NameIsDNSLabel's Invalid (node.ts)" },
+  {
+    type: "Endpoint",
+    field: "addresses",
+    source: "discovery validateEndpoints: must contain at least 1 address (endpoints.ts)",
+  },
+  ...["groupPriorityMinimum", "versionPriority"].map((field) => ({
+    type: "APIServiceSpec",
+    field,
+    source: "apiregistration ValidateAPIService: 0 is not positive (apiregistration.ts)",
+  })),
   ...["ValidatingWebhook", "MutatingWebhook"].flatMap((type) =>
     ["sideEffects", "admissionReviewVersions", "clientConfig"].map((field) => ({
       type,

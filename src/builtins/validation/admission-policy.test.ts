@@ -326,14 +326,24 @@ const policyCases: Case[] = [
     [],
   ],
   [
-    "required fields left out are the schema's to report",
+    "required fields left out: the server's words where it has some, else the schema's bare Required",
     policy({
       variables: [{}],
       validations: [{}],
       auditAnnotations: [{}, {}],
       matchConditions: [{}],
     }),
-    [],
+    [
+      "spec.variables[0].name: Required value: name is not specified",
+      "spec.variables[0].expression: Required value: expression is not specified",
+      "spec.validations[0].expression: Required value: expression is not specified",
+      ...[0, 1].flatMap((i) => [
+        `spec.auditAnnotations[${i}].key: Invalid value: "demo-policy.example.com/": name part must be non-empty`,
+        `spec.auditAnnotations[${i}].key: Invalid value: "demo-policy.example.com/": ${qualifiedNameRegex}`,
+        `spec.auditAnnotations[${i}].valueExpression: Required value: valueExpression is not specified`,
+      ]),
+      'spec.auditAnnotations[1].key: Duplicate value: ""',
+    ],
   ],
 ];
 

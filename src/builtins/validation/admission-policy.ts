@@ -23,10 +23,12 @@
  * expression empty or white space only, a message with a line break, a
  * variable name that is no CEL identifier, an audit annotation's key and length.
  *
- * A field the schema marks required (a validation's expression, an audit
- * annotation's key and valueExpression, a variable's name and expression, a
- * match condition's name and expression) is reported here only when present
- * and empty or null: absent, it is the schema's finding.
+ * A field the schema marks required whose absence the server words (a
+ * validation's expression, an audit annotation's key and valueExpression, a
+ * variable's name and expression: "… is not specified") is reported here
+ * absent too (required-groups.ts); a match condition's name and expression,
+ * a bare Required, only when present and empty or null: absent, it is the
+ * schema's finding.
  *
  * Release-dependent: three details were
  * reworded (a variable name, a blank message, a message with a line break):
@@ -104,11 +106,6 @@ export function wording(minor: number): Wording | undefined {
       lineBreaks: "must not contain line breaks",
     };
   return undefined;
-}
-
-/** A string the schema requires: checked only when present (null reads as Go's ""). */
-function presentString(o: JsonObject, key: string): string | undefined {
-  return Object.hasOwn(o, key) ? stringAt(o, key) : undefined;
 }
 
 /** validateParamKind. */
@@ -220,13 +217,13 @@ export function validateVariable(
   composed: ComposedVariables,
 ): Finding[] {
   const out: Finding[] = [];
-  const name = presentString(variable, "name");
+  const name = stringAt(variable, "name");
   if (name !== undefined) {
     if (trimSpace(name) === "") out.push(required(child(at, "name"), "name is not specified", asError));
     else if (!isCelIdentifier(name) && policy.words !== undefined)
       out.push(invalid(child(at, "name"), name, policy.words.identifier, asError));
   }
-  const expression = presentString(variable, "expression");
+  const expression = stringAt(variable, "expression");
   if (expression !== undefined && trimSpace(expression) === "")
     out.push(required(child(at, "expression"), "expression is not specified", asError));
   else if (expression !== undefined) {
@@ -244,7 +241,7 @@ export function validateVariable(
 function validateValidation(validation: JsonObject, at: FieldPath, policy: Policy): Finding[] {
   const out: Finding[] = [];
   const words = policy.words;
-  const expression = presentString(validation, "expression");
+  const expression = stringAt(validation, "expression");
   if (expression !== undefined && trimSpace(expression) === "")
     out.push(required(child(at, "expression"), "expression is not specified", asError));
   else if (expression !== undefined) {
@@ -285,7 +282,7 @@ function validateAuditAnnotation(
   policy: Policy,
 ): Finding[] {
   const out: Finding[] = [];
-  const key = presentString(annotation, "key");
+  const key = stringAt(annotation, "key");
   // A generated name's random suffix would be in the message: left out.
   if (key !== undefined && name !== undefined) {
     if (name === "") out.push(invalid(child(at, "key"), key, "requires metadata.name be non-empty", asError));
@@ -294,7 +291,7 @@ function validateAuditAnnotation(
       out.push(...invalidEach(child(at, "key"), qualified, isQualifiedName(qualified)));
     }
   }
-  const valueExpression = presentString(annotation, "valueExpression");
+  const valueExpression = stringAt(annotation, "valueExpression");
   if (valueExpression !== undefined) {
     const trimmed = trimSpace(valueExpression);
     if (trimmed === "") out.push(required(child(at, "valueExpression"), "valueExpression is not specified", asError));
@@ -343,7 +340,7 @@ function validateChecks(object: JsonObject, spec: JsonObject | undefined, policy
   for (const [i, annotation] of objectItems(spec, "auditAnnotations")) {
     const annotationAt = child(at, "auditAnnotations", i);
     out.push(...validateAuditAnnotation(annotation, annotationAt, name, policy));
-    const key = presentString(annotation, "key");
+    const key = stringAt(annotation, "key");
     if (key === undefined) continue;
     if (keys.has(key)) out.push(duplicate(child(annotationAt, "key"), key, asError));
     keys.add(key);

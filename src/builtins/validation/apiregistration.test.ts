@@ -125,13 +125,13 @@ const cases: [string, JsonObject, string[]][] = [
     ["spec.versionPriority: Invalid value: 0: must be positive and less than 1000"],
   ],
   [
-    "priorities absent from the spec or of the wrong type (the schema's findings)",
+    "a priority absent from the spec is 0; one of the wrong type is the schema's finding",
     (() => {
       const o = apiService({ groupPriorityMinimum: "100" });
       delete (o.spec as JsonObject).versionPriority;
       return o;
     })(),
-    [],
+    ["spec.versionPriority: Invalid value: 0: must be positive and less than 1000"],
   ],
   [
     "a local APIService with a caBundle",

@@ -57,15 +57,8 @@ function validateName(object: JsonObject, requiredName: string): Finding[] {
   return out;
 }
 
-/** A priority out of (0, max]; absent from a given spec, it is the schema's required field. */
-function validatePriority(
-  specObject: JsonObject,
-  specGiven: boolean,
-  key: string,
-  max: number,
-  detail: string,
-): Finding[] {
-  if (specGiven && !Object.hasOwn(specObject, key)) return [];
+/** A priority out of (0, max]; absent, it is 0. */
+function validatePriority(specObject: JsonObject, key: string, max: number, detail: string): Finding[] {
   const value = intAt(specObject, key);
   if (value === undefined || (value > 0 && value <= max)) return [];
   return [invalid([...spec, key], value, detail, asError)];
@@ -82,7 +75,6 @@ function caBundleLength(specObject: JsonObject): number | undefined {
 export function validateAPIService(object: JsonObject): Finding[] {
   const specValue = getKey(object, "spec");
   if (specValue !== undefined && specValue !== null && !isObject(specValue)) return [];
-  const specGiven = isObject(specValue);
   const specObject: JsonObject = isObject(specValue) ? specValue : {};
   const group = stringAt(specObject, "group");
   const version = stringAt(specObject, "version");
@@ -95,8 +87,8 @@ export function validateAPIService(object: JsonObject): Finding[] {
     out.push(...invalidEach([...spec, "group"], group, isDNS1123Subdomain(group)));
   if (version !== undefined) out.push(...invalidEach([...spec, "version"], version, isDNS1035Label(version)));
   out.push(
-    ...validatePriority(specObject, specGiven, "groupPriorityMinimum", 20000, "must be positive and less than 20000"),
-    ...validatePriority(specObject, specGiven, "versionPriority", 1000, "must be positive and less than 1000"),
+    ...validatePriority(specObject, "groupPriorityMinimum", 20000, "must be positive and less than 20000"),
+    ...validatePriority(specObject, "versionPriority", 1000, "must be positive and less than 1000"),
   );
 
   const caBundle = caBundleLength(specObject);

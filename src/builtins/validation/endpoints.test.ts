@@ -87,7 +87,14 @@ describe("Endpoints (ValidateEndpointsCreate)", () => {
         'subsets[0].addresses[0].ip: Invalid value: "": must be a valid IP address',
       ],
     ],
-    ["no ip (the schema's required field)", { addresses: [{ hostname: "db-0" }] }, []],
+    [
+      "no ip: the empty one (IsValidIPForLegacyField, then ValidateNonSpecialIP)",
+      { addresses: [{ hostname: "db-0" }] },
+      [
+        'subsets[0].addresses[0].ip: Invalid value: "": must be a valid IP address',
+        'subsets[0].addresses[0].ip: Invalid value: "": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+      ],
+    ],
     [
       "a loopback address, not ready",
       { notReadyAddresses: [address({ ip: "127.0.0.1" })] },

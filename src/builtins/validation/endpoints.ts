@@ -71,8 +71,8 @@ export function validateEndpoints(object: JsonObject, minor: number): Finding[] 
 function validateEndpointAddress(address: JsonObject, at: FieldPath, strict: boolean): Finding[] {
   const out: Finding[] = [];
   const ipAt = child(at, "ip");
-  // An unset ip is the schema's required field.
-  const ip = isSet(address, "ip") ? stringAt(address, "ip") : undefined;
+  // an unset ip is "", no IP
+  const ip = stringAt(address, "ip");
   if (ip !== undefined) out.push(...invalidEach(ipAt, ip, isValidIPForLegacyField(ip, strict)));
   const hostname = stringAt(address, "hostname");
   if (hostname) out.push(...invalidEach(child(at, "hostname"), hostname, isDNS1123Label(hostname)));
@@ -87,10 +87,9 @@ function validateEndpointPort(port: JsonObject, requireName: boolean, at: FieldP
   const name = stringAt(port, "name");
   if (requireName && name === "") out.push(required(child(at, "name"), "", asError));
   else if (name) out.push(...invalidEach(child(at, "name"), name, isDNS1123Label(name)));
-  // An unset port is the schema's required field.
+  // an unset port is 0
   const number = intAt(port, "port");
-  if (number !== undefined && isSet(port, "port"))
-    out.push(...invalidEach(child(at, "port"), number, isValidPortNum(number)));
+  if (number !== undefined) out.push(...invalidEach(child(at, "port"), number, isValidPortNum(number)));
   // SetDefaults_Endpoints: an empty protocol is TCP.
   out.push(...oneOf(port, "protocol", at, portProtocols));
   out.push(...appProtocolErrors(port, at));
@@ -127,8 +126,8 @@ export function validateEndpointSlice(object: JsonObject): Finding[] {
 function validateEndpoint(endpoint: JsonObject, addressType: string | undefined, at: FieldPath): Finding[] {
   const out: Finding[] = [];
   const addressesAt = child(at, "addresses");
-  const addresses = getKey(endpoint, "addresses");
-  // An absent list is the schema's required field.
+  const addresses = getKey(endpoint, "addresses") ?? [];
+  // absent or null, Go's nil slice: no address either
   if (Array.isArray(addresses)) {
     if (addresses.length === 0) out.push(required(addressesAt, "must contain at least 1 address", asError));
     else if (addresses.length > maxAddresses) out.push(tooMany(addressesAt, addresses.length, maxAddresses, asError));

@@ -115,8 +115,17 @@ const validators: Readonly<Record<string, Validator>> = Object.freeze(
     "node.k8s.io/v1/RuntimeClass": validateRuntimeClass,
     "admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration": validateValidatingWebhookConfiguration,
     "admissionregistration.k8s.io/v1/MutatingWebhookConfiguration": validateMutatingWebhookConfiguration,
-    "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy": validateValidatingAdmissionPolicy,
-    "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding": validateValidatingAdmissionPolicyBinding,
+    // v1 (GA in 1.30), and the v1beta1 1.32 and 1.33 still serve (v1alpha1, a cluster's older documents): the
+    // versions convert to one internal type, validated alike
+    ...Object.fromEntries(
+      ["v1alpha1", "v1beta1", "v1"].flatMap((version) => [
+        [`admissionregistration.k8s.io/${version}/ValidatingAdmissionPolicy`, validateValidatingAdmissionPolicy],
+        [
+          `admissionregistration.k8s.io/${version}/ValidatingAdmissionPolicyBinding`,
+          validateValidatingAdmissionPolicyBinding,
+        ],
+      ]),
+    ),
     // served as v1alpha1 (1.32, 1.33), v1beta1 (1.34) and v1 (1.36): the same rules
     ...Object.fromEntries(
       ["v1alpha1", "v1beta1", "v1"].flatMap((version) => [

@@ -16,9 +16,8 @@ import { validateTolerations } from "./scheduling.js";
 export function validateRuntimeClass(object: JsonObject): Finding[] {
   const out: Finding[] = [];
   const handler = stringAt(object, "handler");
-  // An absent handler is the schema's required field.
-  if (handler !== undefined && Object.hasOwn(object, "handler"))
-    out.push(...invalidEach(["handler"], handler, isDNS1123Label(handler)));
+  // an absent handler is "", no DNS label
+  if (handler !== undefined) out.push(...invalidEach(["handler"], handler, isDNS1123Label(handler)));
   const podFixed = objectAt(objectAt(object, "overhead"), "podFixed");
   if (podFixed !== undefined) out.push(...validateContainerResources({ limits: podFixed }, ["overhead"]));
   const scheduling = objectAt(object, "scheduling");

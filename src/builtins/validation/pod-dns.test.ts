@@ -234,12 +234,13 @@ describe("validateHostAliases", () => {
     ]);
   });
 
-  it("an ip set to empty is none; an unset one is left to the schema", () => {
+  it("an ip set to empty is none, and so is an unset one", () => {
     expect(aliases({ hostAliases: [alias("", "a.local")] })).toEqual([
       `spec.hostAliases[0].ip: Invalid value: "": ${notAnIP}`,
     ]);
     expect(aliases({ hostAliases: [alias(undefined, "A")] })).toEqual([
       `spec.hostAliases[0].hostnames[0]: Invalid value: "A": ${subdomain}`,
+      `spec.hostAliases[0].ip: Invalid value: "": ${notAnIP}`,
     ]);
   });
 

@@ -27,17 +27,7 @@ import { byteLength, isDNS1123Subdomain, isDNS1123SubdomainWithUnderscore } from
 import { child, type FieldPath } from "../../path/index.js";
 import { getKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
 import { strictIPValidation } from "../releases.js";
-import {
-  asError,
-  invalidEach,
-  invalidShown,
-  isSet,
-  listAt,
-  objectAt,
-  objectItems,
-  required,
-  stringAt,
-} from "./common.js";
+import { asError, invalidEach, invalidShown, listAt, objectAt, objectItems, required, stringAt } from "./common.js";
 
 const maxNameservers = 3;
 const maxSearchPaths = 32;
@@ -126,8 +116,8 @@ export function validateHostAliases(spec: JsonObject, path: FieldPath, minor: nu
   const out: Finding[] = [];
   for (const [i, alias] of objectItems(spec, "hostAliases")) {
     const at = child(path, "hostAliases", i);
-    // An unset ip is the schema's required field; one set, "" included, must be an IP.
-    const ip = isSet(alias, "ip") ? stringAt(alias, "ip") : undefined;
+    // an unset ip is "", no IP
+    const ip = stringAt(alias, "ip");
     if (ip !== undefined) out.push(...invalidEach(child(at, "ip"), ip, isValidIPForLegacyField(ip, strict)));
     for (const [j, hostname] of strings(listAt(alias, "hostnames")))
       out.push(...invalidEach(child(at, "hostnames", j), hostname, isDNS1123Subdomain(hostname)));

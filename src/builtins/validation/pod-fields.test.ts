@@ -51,8 +51,9 @@ describe("validateReadinessGates (condition types are qualified names)", () => {
     ]);
   });
 
-  it("leaves an absent condition type to the schema, and works under a template's path", () => {
-    expect(says([{}])).toEqual([]);
+  it("takes an absent condition type as the empty one, and works under a template's path", () => {
+    expect(says([{}])).toEqual(says([{ conditionType: "" }]));
+    expect(says([{}])).toHaveLength(2);
     const template = validateReadinessGates({ readinessGates: [{ conditionType: "a/b/c" }] }, [
       "spec",
       "template",
@@ -85,12 +86,18 @@ describe("validateSchedulingGates (at the item, not its name)", () => {
     ]);
   });
 
-  it("gives an empty name both messages, and leaves an absent one to the schema", () => {
+  it("gives an empty or absent name both messages, and a second one the duplicate's", () => {
     expect(says([{ name: "" }])).toEqual([
       'spec.schedulingGates[0]: Invalid value: "": name part must be non-empty',
       `spec.schedulingGates[0]: Invalid value: "": ${namePart}`,
     ]);
-    expect(says([{}, {}])).toEqual([]);
+    expect(says([{}, {}])).toEqual([
+      'spec.schedulingGates[0]: Invalid value: "": name part must be non-empty',
+      `spec.schedulingGates[0]: Invalid value: "": ${namePart}`,
+      'spec.schedulingGates[1]: Invalid value: "": name part must be non-empty',
+      `spec.schedulingGates[1]: Invalid value: "": ${namePart}`,
+      'spec.schedulingGates[1]: Duplicate value: ""',
+    ]);
   });
 });
 

@@ -33,9 +33,9 @@ import { validateContainerResources } from "./resources.js";
 export function validateReadinessGates(spec: JsonObject, path: FieldPath): Finding[] {
   const out: Finding[] = [];
   for (const [i, gate] of objectItems(spec, "readinessGates")) {
-    // Absent, it is the schema's required field.
+    // absent, "": no qualified name either
     const conditionType = stringAt(gate, "conditionType");
-    if (!Object.hasOwn(gate, "conditionType") || conditionType === undefined) continue;
+    if (conditionType === undefined) continue;
     out.push(
       ...invalidEach(child(path, "readinessGates", i, "conditionType"), conditionType, isQualifiedName(conditionType)),
     );
@@ -51,9 +51,9 @@ export function validateSchedulingGates(spec: JsonObject, path: FieldPath): Find
   const out: Finding[] = [];
   const seen = new Set<string>();
   for (const [i, gate] of objectItems(spec, "schedulingGates")) {
-    // Absent, it is the schema's required field.
+    // absent, "": no qualified name either
     const name = stringAt(gate, "name");
-    if (!Object.hasOwn(gate, "name") || name === undefined) continue;
+    if (name === undefined) continue;
     const at = child(path, "schedulingGates", i);
     out.push(...invalidEach(at, name, isQualifiedName(name)));
     if (seen.has(name)) out.push(duplicate(at, name, asError));

@@ -462,8 +462,11 @@ describe("scheduling fields (ValidatePodSpec, validateAffinity, validateTopology
     ]);
   });
 
-  it("leaves a node requirement's absent key and operator to the schema", () => {
-    expect(scheduling(nodeTerm({ matchExpressions: [{ values: ["a"] }] }))).toEqual([]);
+  it("takes a node requirement's absent key and operator as empty", () => {
+    expect(scheduling(nodeTerm({ matchExpressions: [{ values: ["a"] }] }))).toEqual(
+      scheduling(nodeTerm({ matchExpressions: [{ key: "", operator: "", values: ["a"] }] })),
+    );
+    expect(scheduling(nodeTerm({ matchExpressions: [{ values: ["a"] }] }))).toHaveLength(3);
   });
 
   it("says a spread constraint's absent fields in the server's words, as Go's zero values", () => {

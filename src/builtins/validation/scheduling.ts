@@ -104,7 +104,7 @@ function validateNodeSelectorTerm(term: JsonObject, checkValues: boolean, path: 
   return out;
 }
 
-/** ValidateNodeSelectorRequirement. An absent key or operator is the schema's required field. */
+/** ValidateNodeSelectorRequirement. An absent key or operator is "", refused as written empty. */
 function validateNodeSelectorRequirement(req: JsonObject, checkValues: boolean, path: FieldPath): Finding[] {
   const out: Finding[] = [];
   const values = listAt(req, "values");
@@ -129,12 +129,10 @@ function validateNodeSelectorRequirement(req: JsonObject, checkValues: boolean, 
     case undefined:
       break;
     default:
-      if (Object.hasOwn(req, "operator"))
-        out.push(invalid(child(path, "operator"), operator, "not a valid selector operator", asError));
+      out.push(invalid(child(path, "operator"), operator, "not a valid selector operator", asError));
   }
   const key = stringAt(req, "key");
-  if (key !== undefined && Object.hasOwn(req, "key"))
-    out.push(...invalidEach(child(path, "key"), key, isQualifiedName(key)));
+  if (key !== undefined) out.push(...invalidEach(child(path, "key"), key, isQualifiedName(key)));
   if (checkValues)
     values.forEach((v, j) => {
       if (typeof v === "string") out.push(...invalidEach(child(valuesPath, j), v, isValidLabelValue(v)));
@@ -156,21 +154,20 @@ function validateNodeFieldSelectorRequirement(req: JsonObject, path: FieldPath):
           asError,
         ),
       );
-  } else if (operator !== undefined && Object.hasOwn(req, "operator"))
+  } else if (operator !== undefined)
     out.push(invalid(child(path, "operator"), operator, "not a valid selector operator", asError));
   const key = stringAt(req, "key");
   if (key === "metadata.name")
     values.forEach((v, i) => {
       if (typeof v === "string") out.push(...invalidEach(child(path, "values", i), v, isDNS1123Subdomain(v)));
     });
-  else if (key !== undefined && Object.hasOwn(req, "key"))
-    out.push(invalid(child(path, "key"), key, "not a valid field selector key", asError));
+  else if (key !== undefined) out.push(invalid(child(path, "key"), key, "not a valid field selector key", asError));
   return out;
 }
 
-/** The weight of a preferred term (an absent one is the schema's required field). */
+/** The weight of a preferred term (an absent one is 0). */
 function validateWeight(term: JsonObject, path: FieldPath): Finding[] {
-  const weight = optionalIntAt(term, "weight");
+  const weight = intAt(term, "weight");
   return weight !== undefined && (weight <= 0 || weight > 100)
     ? [invalid(child(path, "weight"), weight, "must be in the range 1-100", asError)]
     : [];
