@@ -1,4 +1,4 @@
-import type { NotEnforced } from "./required.js";
+import { fieldsOf, type NotEnforced } from "./not-enforced.js";
 
 /**
  * core/v1 (pkg/apis/core/validation/validation.go and events.go, after pkg/apis/core/v1/defaults.go and the
@@ -72,64 +72,39 @@ export const coreNotEnforced: readonly NotEnforced[] = [
 
 /** core/v1's required fields whose absence the hand-written rules report in the server's words (required.ts). */
 export const coreReportedByHand: readonly NotEnforced[] = [
-  { type: "PodOS", field: "name", source: "core validateOS (windows.ts)" },
-  {
-    type: "HTTPHeader",
-    field: "name",
-    source: "core validateHTTPGetAction: IsHTTPHeaderName's Invalid at httpHeaders, no index (pod-fields.ts)",
-  },
-  { type: "ServicePort", field: "port", source: "core validateServicePort (core.ts)" },
-  ...["maxSkew", "topologyKey", "whenUnsatisfiable"].map((field) => ({
-    type: "TopologySpreadConstraint",
-    field,
-    source: "core validateTopologySpreadConstraints (scheduling.ts)",
-  })),
-  // an Ingress backend's resource (its words) and a claim's dataSource (bare), both reported by hand
-  ...["TypedLocalObjectReference", "TypedObjectReference"].flatMap((type) =>
-    ["kind", "name"].map((field) => ({
-      type,
-      field,
-      source: "networking validateIngressTypedLocalObjectReference, core validateDataSource and validateDataSourceRef",
-    })),
+  ...fieldsOf("PodOS", ["name"], "core validateOS (windows.ts)"),
+  ...fieldsOf("ServicePort", ["port"], "core validateServicePort (core.ts)"),
+  ...fieldsOf(
+    "TopologySpreadConstraint",
+    ["maxSkew", "topologyKey", "whenUnsatisfiable"],
+    "core validateTopologySpreadConstraints (scheduling.ts)",
   ),
-  // selector requirements: an absent key or operator is "", refused as written empty (IsQualifiedName, "not a
-  // valid selector operator"); where the server validates no selector (an HPA metric's), it passes absent too
-  ...["LabelSelectorRequirement", "NodeSelectorRequirement"].flatMap((type) =>
-    ["key", "operator"].map((field) => ({
-      type,
-      field,
-      source:
-        "apimachinery ValidateLabelSelectorRequirement, core ValidateNodeSelectorRequirement (common.ts, scheduling.ts)",
-    })),
-  ),
-  ...["PreferredSchedulingTerm", "WeightedPodAffinityTerm"].map((type) => ({
-    type,
-    field: "weight",
-    source:
-      "core validatePreferredSchedulingTerms, validateWeightedPodAffinityTerms: 0 is not in 1-100 (scheduling.ts)",
-  })),
-  // Endpoints: an unset ip is no IP, an unset port 0 (validateEndpointAddress, validateEndpointPort)
-  {
-    type: "EndpointAddress",
-    field: "ip",
-    source: "core validateEndpointAddress: IsValidIPForLegacyField (endpoints.ts)",
-  },
-  { type: "EndpointPort", field: "port", source: "core validateEndpointPort: IsValidPortNum (endpoints.ts)" },
-  // names and addresses an absent value fails as "" does
-  ...[
-    ["PodReadinessGate", "conditionType", "validateReadinessGates: ValidateQualifiedName (pod-fields.ts)"],
-    ["PodSchedulingGate", "name", "validateSchedulingGates: ValidateQualifiedName at the item (pod-fields.ts)"],
-    ["HostAlias", "ip", "validateHostAliases: IsValidIPForLegacyField (pod-dns.ts)"],
-  ].map(([type, field, source]) => ({ type: type as string, field: field as string, source: `core ${source}` })),
-  {
-    type: "LimitRangeItem",
-    field: "type",
-    source: "core ValidateLimitRange: validateLimitRangeTypeName's Invalid (cluster.ts)",
-  },
   // an absent port is the integer 0: `Invalid value: 0: must be between 1 and 65535, inclusive`
-  ...["HTTPGetAction", "TCPSocketAction", "GRPCAction"].map((type) => ({
-    type,
-    field: "port",
-    source: "core validateHTTPGetAction, validateTCPSocketAction, validateGRPCAction: ValidatePortNumOrName",
-  })),
+  ...["HTTPGetAction", "TCPSocketAction", "GRPCAction"].flatMap((type) =>
+    fieldsOf(type, ["port"], "core validateHTTPGetAction, validateTCPSocketAction, validateGRPCAction"),
+  ),
+  ...fieldsOf("HTTPHeader", ["name"], "core validateHTTPGetAction: IsHTTPHeaderName at httpHeaders (pod-fields.ts)"),
+  // names and addresses an absent value fails as "" does
+  ...fieldsOf("PodReadinessGate", ["conditionType"], "core validateReadinessGates (pod-fields.ts)"),
+  ...fieldsOf("PodSchedulingGate", ["name"], "core validateSchedulingGates, at the item (pod-fields.ts)"),
+  ...fieldsOf("HostAlias", ["ip"], "core validateHostAliases: IsValidIPForLegacyField (pod-dns.ts)"),
+  ...fieldsOf("EndpointAddress", ["ip"], "core validateEndpointAddress: IsValidIPForLegacyField (endpoints.ts)"),
+  ...fieldsOf("EndpointPort", ["port"], "core validateEndpointPort: IsValidPortNum (endpoints.ts)"),
+  ...fieldsOf("LimitRangeItem", ["type"], "core ValidateLimitRange: validateLimitRangeTypeName (cluster.ts)"),
+  // selector requirements: an absent key or operator is "", refused as written empty; where the server
+  // validates no selector (an HPA metric's), it passes absent too
+  ...["LabelSelectorRequirement", "NodeSelectorRequirement"].flatMap((type) =>
+    fieldsOf(type, ["key", "operator"], "ValidateLabelSelectorRequirement, ValidateNodeSelectorRequirement"),
+  ),
+  ...["PreferredSchedulingTerm", "WeightedPodAffinityTerm"].flatMap((type) =>
+    fieldsOf(
+      type,
+      ["weight"],
+      "core validatePreferredSchedulingTerms, validateWeightedPodAffinityTerms: 0 (scheduling.ts)",
+    ),
+  ),
+  // an Ingress backend's resource (its words) and a claim's data sources (bare), both reported by hand
+  ...["TypedLocalObjectReference", "TypedObjectReference"].flatMap((type) =>
+    fieldsOf(type, ["kind", "name"], "validateIngressTypedLocalObjectReference, validateDataSource(Ref)"),
+  ),
 ];

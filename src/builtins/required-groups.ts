@@ -1,4 +1,4 @@
-import type { NotEnforced } from "./required.js";
+import { fieldsOf, type NotEnforced } from "./not-enforced.js";
 
 /**
  * Every group but core (pkg/apis/<group>/validation, apiextensions-apiserver and kube-aggregator): see
@@ -126,201 +126,107 @@ export const groupsNotEnforced: readonly NotEnforced[] = [
 /** The other groups' required fields whose absence the hand-written rules report in the server's words (required.ts). */
 export const groupsReportedByHand: readonly NotEnforced[] = [
   // apiextensions: ValidateCustomResourceDefinition, on the fields of the internal type (crd/validation.ts)
-  ...["group", "scope"].map((field) => ({
-    type: "CustomResourceDefinitionSpec",
-    field,
-    source: "apiextensions validateCustomResourceDefinitionSpec (crd/validation.ts)",
-  })),
-  ...["kind", "plural"].map((field) => ({
-    type: "CustomResourceDefinitionNames",
-    field,
-    source: "apiextensions validateCustomResourceDefinitionSpec: names required for spec (crd/validation.ts)",
-  })),
-  {
-    type: "CustomResourceDefinitionVersion",
-    field: "name",
-    source: "apiextensions validateCustomResourceDefinitionVersion (crd/validation.ts)",
-  },
-  ...["name", "type", "jsonPath"].map((field) => ({
-    type: "CustomResourceColumnDefinition",
-    field,
-    source: "apiextensions ValidateCustomResourceColumnDefinition: JSONPath, as the internal type names it",
-  })),
-  { type: "CustomResourceConversion", field: "strategy", source: "apiextensions validateCustomResourceConversion" },
-  {
-    type: "WebhookConversion",
-    field: "conversionReviewVersions",
-    source: "apiextensions validateCustomResourceConversion: conversionReviewVersions, internal type's path",
-  },
-  { type: "SelectableField", field: "jsonPath", source: "apiextensions validateSelectableFields" },
-  {
-    type: "ValidationRule",
-    field: "rule",
-    source: "apiextensions ValidateCustomResourceDefinitionOpenAPISchema: rule is not specified (cel/rules.ts)",
-  },
-  ...["specReplicasPath", "statusReplicasPath"].map((field) => ({
-    type: "CustomResourceSubresourceScale",
-    field,
-    source: "apiextensions ValidateCustomResourceDefinitionSubresources",
-  })),
-  { type: "HTTPIngressPath", field: "pathType", source: "networking validateHTTPIngressPath (networking.ts)" },
-  {
-    type: "HTTPIngressPath",
-    field: "backend",
-    source: "networking validateIngressBackend: the zero backend has neither member (networking.ts)",
-  },
-  {
-    type: "IPAddress",
-    field: "spec",
-    source: "networking ValidateIPAddress: the zero spec's parentRef is required (ip-allocation.ts)",
-  },
-  ...["kind", "name"].map((field) => ({
-    type: "IngressClassParametersReference",
-    field,
-    source: "networking validateIngressTypedLocalObjectReference: `kind is required`, `name is required` (cluster.ts)",
-  })),
-  // autoscaling/v2: a metric source's target and metric are structs, validated as their zero values
-  { type: "MetricTarget", field: "type", source: "autoscaling validateMetricTarget (autoscaling.ts)" },
-  { type: "MetricIdentifier", field: "name", source: "autoscaling validateMetricIdentifier (autoscaling.ts)" },
-  ...[
-    ["ResourceMetricSource", ["name", "target"]],
-    ["ContainerResourceMetricSource", ["name", "container", "target"]],
-    ["PodsMetricSource", ["metric", "target"]],
-    ["ObjectMetricSource", ["metric", "target"]],
-    ["ExternalMetricSource", ["metric", "target"]],
-  ].flatMap(([type, fields]) =>
-    (fields as string[]).map((field) => ({
-      type: type as string,
-      field,
-      source: "autoscaling validate*Source on the zero target or metric (autoscaling.ts)",
-    })),
+  ...fieldsOf("CustomResourceDefinitionSpec", ["group", "scope"], "apiextensions validateCustomResourceDefinitionSpec"),
+  ...fieldsOf("CustomResourceDefinitionNames", ["kind", "plural"], "apiextensions: names required for spec"),
+  ...fieldsOf("CustomResourceDefinitionVersion", ["name"], "apiextensions validateCustomResourceDefinitionVersion"),
+  ...fieldsOf(
+    "CustomResourceColumnDefinition",
+    ["name", "type", "jsonPath"],
+    "apiextensions ValidateCustomResourceColumnDefinition: JSONPath, as the internal type names it",
   ),
-  ...["kind", "name"].map((field) => ({
-    type: "CrossVersionObjectReference",
-    field,
-    source: "autoscaling ValidateCrossVersionObjectReference (autoscaling.ts)",
-  })),
-  ...["scaleTargetRef", "maxReplicas"].map((field) => ({
-    type: "HorizontalPodAutoscalerSpec",
-    field,
-    source: "autoscaling validateHorizontalPodAutoscalerSpec: the zero reference, maxReplicas 0 (autoscaling.ts)",
-  })),
-  {
-    type: "ObjectMetricSource",
-    field: "describedObject",
-    source: "autoscaling validateObjectSource: the zero reference (autoscaling.ts)",
-  },
-  ...["type", "value", "periodSeconds"].map((field) => ({
-    type: "HPAScalingPolicy",
-    field,
-    source: "autoscaling validateScalingPolicy: NotSupported, `must be greater than zero` (autoscaling.ts)",
-  })),
-  ...["action"].map((field) => ({
-    type: "PodFailurePolicyRule",
-    field,
-    source: "batch validatePodFailurePolicyRule: `valid values: [...]`",
-  })),
-  ...["operator", "values"].map((field) => ({
-    type: "PodFailurePolicyOnExitCodesRequirement",
-    field,
-    source: "batch validatePodFailurePolicyRuleOnExitCodes",
-  })),
-  ...["kind", "name"].map((field) => ({
-    type: "RoleRef",
-    field,
-    source: "rbac ValidateRoleBinding: kind NotSupported, name Required (rbac.ts)",
-  })),
-  ...["RoleBinding", "ClusterRoleBinding"].map((type) => ({
-    type,
-    field: "roleRef",
-    source: "rbac ValidateRoleBinding: the zero reference, its apiGroup defaulted (rbac.ts)",
-  })),
-  {
-    type: "Subject",
-    field: "kind",
-    source: "rbac ValidateRoleBindingSubject, flowcontrol ValidateFlowSchemaSubject: NotSupported",
-  },
-  // admissionregistration's validateWebhookService, apiextensions' call of util/webhook, apiregistration's ValidateAPIService
-  ...["name", "namespace"].map((field) => ({
-    type: "ServiceReference",
-    field,
-    source: "validateWebhookService (crd/webhook.ts), ValidateAPIService (apiregistration.ts)",
-  })),
-  {
-    type: "CertificateSigningRequest",
-    field: "spec",
-    source: "certificates validateCertificateSigningRequest: the zero spec (certificates.ts)",
-  },
-  ...["request", "signerName"].map((field) => ({
-    type: "CertificateSigningRequestSpec",
-    field,
-    source: "certificates validateCSR (a nil request has no PEM block), ValidateSignerName",
-  })),
-  {
-    type: "CSIStorageCapacity",
-    field: "storageClassName",
-    source: "storage ValidateCSIStorageCapacity: ValidateClassName's Invalid (csi.ts)",
-  },
-  ...["priorityLevelConfiguration"].map((field) => ({
-    type: "FlowSchemaSpec",
-    field,
-    source: "flowcontrol ValidateFlowSchemaSpec: the zero reference must reference a priority level (flowcontrol.ts)",
-  })),
-  // flowcontrol: lists Go decodes as nil slices, refused in ValidateFlowSchemaPolicyRulesWithSubjects' words
-  {
-    type: "PolicyRulesWithSubjects",
-    field: "subjects",
-    source: "flowcontrol: subjects must contain at least one value",
-  },
-  ...["verbs", "apiGroups", "resources"].map((field) => ({
-    type: "ResourcePolicyRule",
-    field,
-    source: "flowcontrol ValidateFlowSchemaResourcePolicyRule (flowcontrol.ts)",
-  })),
-  ...["verbs", "nonResourceURLs"].map((field) => ({
-    type: "NonResourcePolicyRule",
-    field,
-    source: "flowcontrol ValidateFlowSchemaNonResourcePolicyRule (flowcontrol.ts)",
-  })),
-  {
-    type: "ServiceAccountSubject",
-    field: "namespace",
-    source: "flowcontrol ValidateServiceAccountSubject: must specify namespace for service account",
-  },
-  {
-    type: "PriorityLevelConfigurationReference",
-    field: "name",
-    source: "flowcontrol ValidateFlowSchemaSpec: `must reference a priority level` (flowcontrol.ts)",
-  },
-  { type: "PolicyRule", field: "verbs", source: "rbac ValidatePolicyRule (rbac.ts)" },
-  // admission policies: "… is not specified", the audit key qualified with the policy's name
-  ...[
-    ["Validation", "expression"],
-    ["Variable", "name"],
-    ["Variable", "expression"],
-    ["AuditAnnotation", "key"],
-    ["AuditAnnotation", "valueExpression"],
-  ].map(([type, field]) => ({
-    type: type as string,
-    field: field as string,
-    source: "admissionregistration validateValidation, validateVariable, validateAuditAnnotation (admission-policy.ts)",
-  })),
-  { type: "RuntimeClass", field: "handler", source: "node ValidateRuntimeClass: NameIsDNSLabel's Invalid (node.ts)" },
-  {
-    type: "Endpoint",
-    field: "addresses",
-    source: "discovery validateEndpoints: must contain at least 1 address (endpoints.ts)",
-  },
-  ...["groupPriorityMinimum", "versionPriority"].map((field) => ({
-    type: "APIServiceSpec",
-    field,
-    source: "apiregistration ValidateAPIService: 0 is not positive (apiregistration.ts)",
-  })),
+  ...fieldsOf("CustomResourceConversion", ["strategy"], "apiextensions validateCustomResourceConversion"),
+  ...fieldsOf("WebhookConversion", ["conversionReviewVersions"], "apiextensions validateCustomResourceConversion"),
+  ...fieldsOf("SelectableField", ["jsonPath"], "apiextensions validateSelectableFields"),
+  ...fieldsOf("ValidationRule", ["rule"], "apiextensions: rule is not specified (cel/rules.ts)"),
+  ...fieldsOf(
+    "CustomResourceSubresourceScale",
+    ["specReplicasPath", "statusReplicasPath"],
+    "apiextensions ValidateCustomResourceDefinitionSubresources",
+  ),
+  // admissionregistration's validateWebhookService, apiextensions' call of util/webhook, ValidateAPIService
+  ...fieldsOf("ServiceReference", ["name", "namespace"], "validateWebhookService (crd/webhook.ts), apiregistration.ts"),
   ...["ValidatingWebhook", "MutatingWebhook"].flatMap((type) =>
-    ["sideEffects", "admissionReviewVersions", "clientConfig"].map((field) => ({
+    fieldsOf(
       type,
-      field,
-      source: "admissionregistration validateValidatingWebhook, validateMutatingWebhook (admissionregistration.ts)",
-    })),
+      ["sideEffects", "admissionReviewVersions", "clientConfig"],
+      "admissionregistration validateValidatingWebhook, validateMutatingWebhook (admissionregistration.ts)",
+    ),
+  ),
+  // admission policies: "… is not specified", the audit key qualified with the policy's name (admission-policy.ts)
+  ...fieldsOf("Validation", ["expression"], "admissionregistration validateValidation"),
+  ...fieldsOf("Variable", ["name", "expression"], "admissionregistration validateVariable"),
+  ...fieldsOf("AuditAnnotation", ["key", "valueExpression"], "admissionregistration validateAuditAnnotation"),
+  ...fieldsOf("APIServiceSpec", ["groupPriorityMinimum", "versionPriority"], "apiregistration ValidateAPIService: 0"),
+  // autoscaling/v2: references, targets and metrics are structs, validated as their zero values (autoscaling.ts)
+  ...fieldsOf("HorizontalPodAutoscalerSpec", ["scaleTargetRef", "maxReplicas"], "autoscaling: the zero values"),
+  ...fieldsOf("CrossVersionObjectReference", ["kind", "name"], "autoscaling ValidateCrossVersionObjectReference"),
+  ...fieldsOf("MetricTarget", ["type"], "autoscaling validateMetricTarget"),
+  ...fieldsOf("MetricIdentifier", ["name"], "autoscaling validateMetricIdentifier"),
+  ...fieldsOf("ResourceMetricSource", ["name", "target"], "autoscaling validateResourceSource"),
+  ...fieldsOf(
+    "ContainerResourceMetricSource",
+    ["name", "container", "target"],
+    "autoscaling validateContainerResourceSource",
+  ),
+  ...fieldsOf("PodsMetricSource", ["metric", "target"], "autoscaling validatePodsSource"),
+  ...fieldsOf("ObjectMetricSource", ["describedObject", "metric", "target"], "autoscaling validateObjectSource"),
+  ...fieldsOf("ExternalMetricSource", ["metric", "target"], "autoscaling validateExternalSource"),
+  ...fieldsOf("HPAScalingPolicy", ["type", "value", "periodSeconds"], "autoscaling validateScalingPolicy"),
+  ...fieldsOf("PodFailurePolicyRule", ["action"], "batch validatePodFailurePolicyRule: `valid values: [...]`"),
+  ...fieldsOf(
+    "PodFailurePolicyOnExitCodesRequirement",
+    ["operator", "values"],
+    "batch validatePodFailurePolicyRuleOnExitCodes",
+  ),
+  ...fieldsOf("CertificateSigningRequest", ["spec"], "certificates: the zero spec (certificates.ts)"),
+  ...fieldsOf(
+    "CertificateSigningRequestSpec",
+    ["request", "signerName"],
+    "certificates validateCSR, ValidateSignerName",
+  ),
+  ...fieldsOf("Endpoint", ["addresses"], "discovery validateEndpoints: must contain at least 1 address (endpoints.ts)"),
+  // flowcontrol: lists Go decodes as nil slices, a reference as its zero value (flowcontrol.ts)
+  ...fieldsOf(
+    "FlowSchemaSpec",
+    ["priorityLevelConfiguration"],
+    "flowcontrol ValidateFlowSchemaSpec: the zero reference",
+  ),
+  ...fieldsOf("PriorityLevelConfigurationReference", ["name"], "flowcontrol: must reference a priority level"),
+  ...fieldsOf("PolicyRulesWithSubjects", ["subjects"], "flowcontrol: subjects must contain at least one value"),
+  ...fieldsOf(
+    "ResourcePolicyRule",
+    ["verbs", "apiGroups", "resources"],
+    "flowcontrol ValidateFlowSchemaResourcePolicyRule",
+  ),
+  ...fieldsOf(
+    "NonResourcePolicyRule",
+    ["verbs", "nonResourceURLs"],
+    "flowcontrol ValidateFlowSchemaNonResourcePolicyRule",
+  ),
+  ...fieldsOf("ServiceAccountSubject", ["namespace"], "flowcontrol: must specify namespace for service account"),
+  ...fieldsOf(
+    "Subject",
+    ["kind"],
+    "rbac ValidateRoleBindingSubject, flowcontrol ValidateFlowSchemaSubject: NotSupported",
+  ),
+  // networking
+  ...fieldsOf("HTTPIngressPath", ["pathType", "backend"], "networking validateHTTPIngressPath (networking.ts)"),
+  ...fieldsOf(
+    "IngressClassParametersReference",
+    ["kind", "name"],
+    "networking validateIngressTypedLocalObjectReference",
+  ),
+  ...fieldsOf("IPAddress", ["spec"], "networking ValidateIPAddress: the zero spec's parentRef (ip-allocation.ts)"),
+  ...fieldsOf("RuntimeClass", ["handler"], "node ValidateRuntimeClass: NameIsDNSLabel (node.ts)"),
+  // rbac (rbac.ts)
+  ...fieldsOf("PolicyRule", ["verbs"], "rbac ValidatePolicyRule"),
+  ...fieldsOf("RoleRef", ["kind", "name"], "rbac ValidateRoleBinding: kind NotSupported, name Required"),
+  ...["RoleBinding", "ClusterRoleBinding"].flatMap((type) =>
+    fieldsOf(type, ["roleRef"], "rbac ValidateRoleBinding: the zero reference, its apiGroup defaulted"),
+  ),
+  ...fieldsOf(
+    "CSIStorageCapacity",
+    ["storageClassName"],
+    "storage ValidateCSIStorageCapacity: ValidateClassName (csi.ts)",
   ),
 ];

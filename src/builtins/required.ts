@@ -9,16 +9,11 @@
  * validation function that lets it pass.
  */
 
+import type { NotEnforced } from "./not-enforced.js";
 import { coreNotEnforced, coreReportedByHand } from "./required-core.js";
 import { groupsNotEnforced, groupsReportedByHand } from "./required-groups.js";
 
-export interface NotEnforced {
-  /** The Go type's name, without group or version: `LimitRangeSpec`. */
-  type: string;
-  field: string;
-  /** The Go function whose validation accepts the field absent (or defaults it first). */
-  source: string;
-}
+export type { NotEnforced } from "./not-enforced.js";
 
 /**
  * Required fields whose absence the server refuses in its own words, which the hand-written rules
