@@ -1,6 +1,6 @@
 /**
- * PersistentVolumes and PersistentVolumeClaims: a claim's spec (ValidatePersistentVolumeClaimSpec's required
- * fields and enums, also a StatefulSet's claim templates'), a volume's access modes and enums, and its spec on
+ * PersistentVolumes and PersistentVolumeClaims: a claim's spec (ValidatePersistentVolumeClaimSpec, also a
+ * StatefulSet's claim templates'), a volume's access modes and enums, and its spec on
  * create, as pkg/apis/core/validation
  * ValidatePersistentVolumeSpec checks it (not inline, the options of a
  * create): `capacity` (with validateBasicResource and
