@@ -209,6 +209,10 @@ describe("required fields whose absence the hand-written rules report in the ser
     expect(said("flowcontrol.apiserver.k8s.io/v1", "FlowSchema", { spec: { rules } })).toEqual([
       "spec.priorityLevelConfiguration.name: Required value: must reference a priority level",
     ]);
+    // a CRD without spec: what is wrong with the zero spec, no Required value at spec itself
+    const crd = said("apiextensions.k8s.io/v1", "CustomResourceDefinition", { metadata: { name: "a.example.com" } });
+    expect(crd).toContain("spec.group: Required value");
+    expect(crd.filter((m) => m.startsWith("spec: "))).toEqual([]);
     const hook = {
       name: "a.example.com",
       sideEffects: "None",
