@@ -431,6 +431,13 @@ describe("a rule's own fields, in the words and error types of the server's sche
       ],
     );
   });
+  test("a node with such an error compiles none of its rules (validateOpenAPISchema skips CEL on schema errors)", () => {
+    expect(said({ message: "m" }, { rule: "self.nope == 1" })).toEqual([
+      `${at(0, "rule")}: Required value: rule is not specified`,
+    ]);
+    const { findings } = compile(withRules(obj, { rule: "true", reason: "Bogus" }));
+    expect(findings.map((f) => f.rule)).toEqual(["schema"]);
+  });
   test("reason and optionalOldSelf", () => {
     expect(said({ rule: "true", reason: "Bogus" })).toEqual([
       `${at(0, "reason")}: Unsupported value: "Bogus": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`,

@@ -386,68 +386,17 @@ export function compileRulesImpl(
     sizes ??= sizeEstimator(node, resourceRoot, libraries.minor + 1);
     return estimateCost(p.checked, sizes).max;
   };
+  // First each rule's own fields, the schema errors of ValidateCustomResourceDefinitionOpenAPISchema: where the
+  // node has any, the server compiles none of its rules (nor, the catalog sees to it, of the nodes above it).
+  const shapes: Shape[] = [];
   list.forEach((raw: JsonValue, index) => {
+    const shape = ruleShape(raw, index, base, node, findings);
+    if (shape !== undefined) shapes.push(shape);
+  });
+  if (findings.length > 0) return { rules: undefined, findings, costs };
+  for (const { index, rule, message, messageExpression, reason, fieldPath, optionalOldSelfRaw } of shapes) {
     const at = (field: string) => [...base, index, field];
-    if (!isObject(raw)) {
-      findings.push(schemaFinding([...base, index], "must be an object"));
-      return;
-    }
-    const ruleText = getKey(raw, "rule");
-    const rule = typeof ruleText === "string" ? ruleText : "";
-    const msgRaw = getKey(raw, "message");
-    const message = typeof msgRaw === "string" ? msgRaw : undefined;
-    const msgExprRaw = getKey(raw, "messageExpression");
-    const messageExpression = typeof msgExprRaw === "string" ? msgExprRaw : "";
-    const reasonRaw = getKey(raw, "reason");
-    const fieldPathRaw = getKey(raw, "fieldPath");
-    const optionalOldSelfRaw = getKey(raw, "optionalOldSelf");
     const optionalOldSelf = optionalOldSelfRaw === true;
-    let ok = true;
-    // The words, types and values of ValidateCustomResourceDefinitionOpenAPISchema's checks of each rule.
-    const trimmedMsg = (message ?? "").trim();
-    if (rule.trim() === "") {
-      findings.push(schemaFinding(at("rule"), "rule is not specified", "FieldValueRequired"));
-      return;
-    }
-    if (message !== undefined && message.length > 0 && trimmedMsg === "") {
-      findings.push(
-        schemaFinding(at("message"), "message must be non-empty if specified", "FieldValueInvalid", message),
-      );
-    } else if (hasNewlines(trimmedMsg)) {
-      findings.push(schemaFinding(at("message"), "message must not contain line breaks", "FieldValueInvalid", message));
-    } else if (hasNewlines(rule.trim()) && trimmedMsg === "") {
-      // a messageExpression does not stand in for the message here
-      findings.push(
-        schemaFinding(at("message"), "message must be specified if rule contains line breaks", "FieldValueRequired"),
-      );
-    }
-    if (messageExpression.length > 0 && messageExpression.trim() === "") {
-      findings.push(
-        schemaFinding(
-          at("messageExpression"),
-          "messageExpression must be non-empty if specified",
-          "FieldValueRequired",
-        ),
-      );
-    }
-    let reason: FindingType = "FieldValueInvalid";
-    if (reasonRaw !== undefined && reasonRaw !== null) {
-      const r = typeof reasonRaw === "string" ? REASONS[reasonRaw] : undefined;
-      if (r === undefined) {
-        findings.push(notSupported(at("reason"), reasonRaw, Object.keys(REASONS).sort(), { rule: "cel" }));
-      } else reason = r;
-    }
-    // three checks of their own, the last on the path as written (pathValid is given it untrimmed)
-    let fieldPath: PathSegment[] = [];
-    if (typeof fieldPathRaw === "string" && fieldPathRaw.length > 0) {
-      const invalidPath = (detail: string) =>
-        findings.push(schemaFinding(at("fieldPath"), detail, "FieldValueInvalid", fieldPathRaw));
-      if (fieldPathRaw.trim() === "") invalidPath("fieldPath must be non-empty if specified");
-      if (hasNewlines(fieldPathRaw)) invalidPath("fieldPath must not contain line breaks");
-      const fp = validFieldPath(fieldPathRaw, node);
-      if (typeof fp === "string") invalidPath("fieldPath must be a valid path");
-      else fieldPath = fp;
-    }
     const vars = new Map<string, CelT>([
       ["self", selfType],
       ["oldSelf", optionalOldSelf ? optionalOf(selfType) : selfType],
@@ -475,7 +424,6 @@ export function compileRulesImpl(
       findings.push(schemaFinding(at("rule"), program));
       const later = laterRelease(rule, vars, BOOL, libraries);
       if (later !== undefined) findings.push(laterNotice(at("rule"), later, libraries));
-      ok = false;
     } else observe("rule", estimate(program), times);
     // set at all, false included (a *bool the server checks for nil)
     if (typeof program !== "string" && typeof optionalOldSelfRaw === "boolean" && !program.usesOldSelf) {
@@ -507,7 +455,7 @@ export function compileRulesImpl(
         observe("messageExpression", estimate(p), 1);
       }
     }
-    if (!ok || typeof program === "string") return;
+    if (typeof program === "string") continue;
     compiled.push({
       index,
       rule,
@@ -519,9 +467,82 @@ export function compileRulesImpl(
       fieldPath,
       optionalOldSelf,
     });
-  });
+  }
   if (compiled.length === 0) return { rules: undefined, findings, costs };
   return { rules: new CompiledRules(selfType, schemaTypeName(node), compiled), findings, costs };
+}
+
+/** A rule's fields as read, for the rules whose own fields pass. */
+interface Shape {
+  index: number;
+  rule: string;
+  message: string | undefined;
+  messageExpression: string;
+  reason: FindingType;
+  fieldPath: PathSegment[];
+  optionalOldSelfRaw: JsonValue | undefined;
+}
+
+/**
+ * The words, types and values of ValidateCustomResourceDefinitionOpenAPISchema's checks of a rule's own fields,
+ * pushed to `findings` (rule "schema": the server counts them among the schema's errors); the rule as read when
+ * it has one to compile.
+ */
+function ruleShape(
+  raw: JsonValue,
+  index: number,
+  base: FieldPath,
+  node: JsonObject,
+  findings: Finding[],
+): Shape | undefined {
+  const at = (field: string) => [...base, index, field];
+  const shapeError = (path: FieldPath, detail: string, type: FindingType, badValue?: unknown) =>
+    findings.push(finding({ type, path, detail, rule: "schema", badValue }));
+  if (!isObject(raw)) {
+    findings.push(schemaFinding([...base, index], "must be an object"));
+    return undefined;
+  }
+  const ruleText = getKey(raw, "rule");
+  const rule = typeof ruleText === "string" ? ruleText : "";
+  const msgRaw = getKey(raw, "message");
+  const message = typeof msgRaw === "string" ? msgRaw : undefined;
+  const msgExprRaw = getKey(raw, "messageExpression");
+  const messageExpression = typeof msgExprRaw === "string" ? msgExprRaw : "";
+  const reasonRaw = getKey(raw, "reason");
+  const fieldPathRaw = getKey(raw, "fieldPath");
+  const trimmedMsg = (message ?? "").trim();
+  if (rule.trim() === "") {
+    shapeError(at("rule"), "rule is not specified", "FieldValueRequired");
+    return undefined;
+  }
+  if (message !== undefined && message.length > 0 && trimmedMsg === "") {
+    shapeError(at("message"), "message must be non-empty if specified", "FieldValueInvalid", message);
+  } else if (hasNewlines(trimmedMsg)) {
+    shapeError(at("message"), "message must not contain line breaks", "FieldValueInvalid", message);
+  } else if (hasNewlines(rule.trim()) && trimmedMsg === "") {
+    // a messageExpression does not stand in for the message here
+    shapeError(at("message"), "message must be specified if rule contains line breaks", "FieldValueRequired");
+  }
+  if (messageExpression.length > 0 && messageExpression.trim() === "")
+    shapeError(at("messageExpression"), "messageExpression must be non-empty if specified", "FieldValueRequired");
+  let reason: FindingType = "FieldValueInvalid";
+  if (reasonRaw !== undefined && reasonRaw !== null) {
+    const r = typeof reasonRaw === "string" ? REASONS[reasonRaw] : undefined;
+    if (r === undefined) findings.push(notSupported(at("reason"), reasonRaw, Object.keys(REASONS).sort()));
+    else reason = r;
+  }
+  // three checks of their own, the last on the path as written (pathValid is given it untrimmed)
+  let fieldPath: PathSegment[] = [];
+  if (typeof fieldPathRaw === "string" && fieldPathRaw.length > 0) {
+    const invalidPath = (detail: string) => shapeError(at("fieldPath"), detail, "FieldValueInvalid", fieldPathRaw);
+    if (fieldPathRaw.trim() === "") invalidPath("fieldPath must be non-empty if specified");
+    if (hasNewlines(fieldPathRaw)) invalidPath("fieldPath must not contain line breaks");
+    const fp = validFieldPath(fieldPathRaw, node);
+    if (typeof fp === "string") invalidPath("fieldPath must be a valid path");
+    else fieldPath = fp;
+  }
+  const optionalOldSelfRaw = getKey(raw, "optionalOldSelf");
+  return { index, rule, message, messageExpression, reason, fieldPath, optionalOldSelfRaw };
 }
 
 const ruleErrorString = (r: CompiledRule) => (r.message && r.message.trim() !== "" ? r.message.trim() : r.rule.trim());

@@ -253,10 +253,29 @@ function schemaFindings(
     const { findings, structural } = validateVersionSchema(schema, path, { minor, statusSubresource });
     const found = [
       ...findings,
-      ...(structural ? compiled : compiled.filter((f) => f.rule !== "cel")),
+      ...(structural
+        ? withoutCelUnderSchemaErrors(compiled, [...findings, ...compiled])
+        : compiled.filter((f) => f.rule !== "cel")),
       ...(structural ? validateSchemaDefaults(schema, path, { celLibraries: celLibrariesOf(minor), celBadValue }) : []),
     ];
     return at === path ? found : found.map((f) => ({ ...f, at: [...at, ...f.path.slice(path.length)] }));
+  });
+}
+
+/**
+ * apiextensions validateOpenAPISchema compiles a node's rules only when the node and the nodes below it have no
+ * schema error (a rule's own fields, ValidateCustomResourceDefinitionOpenAPISchema's checks): the CEL findings
+ * of the nodes above a schema error are not the server's.
+ */
+function withoutCelUnderSchemaErrors(compiled: readonly Finding[], all: readonly Finding[]): Finding[] {
+  const schemaErrors = all.filter((f) => f.rule === "schema" && f.severity === "error").map((f) => f.field);
+  if (schemaErrors.length === 0) return [...compiled];
+  const below = (node: string) =>
+    schemaErrors.some((e) => e === node || e.startsWith(`${node}.`) || e.startsWith(`${node}[`));
+  return compiled.filter((f) => {
+    if (f.rule !== "cel") return true;
+    const at = f.field.indexOf(".x-kubernetes-validations");
+    return at < 0 || !below(f.field.slice(0, at));
   });
 }
 

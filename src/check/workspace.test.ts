@@ -140,6 +140,21 @@ describe("what the API server refuses in a CRD's schemas, where it says it", () 
     ]);
   });
 
+  it("the rules of a node with a schema error at or below it are not compiled, as the server skips them", () => {
+    const rule = (text: string) => `x-kubernetes-validations: [{rule: '${text}'}]`;
+    const text = widgetCrd({
+      properties: [
+        `spec: {type: object, ${rule("self.nope == 1")}, properties: {tags: {type: array, uniqueItems: true, items: {type: string}}}}`,
+        `other: {type: object, ${rule("self.x == 1")}}`,
+      ].join("\n"),
+    });
+    const messages = found(text).map((m) => m.slice(m.indexOf(" ") + 1));
+    expect(messages.map((m) => m.slice(0, m.indexOf(":")))).toEqual([
+      "spec.validation.openAPIV3Schema.properties[spec].properties[tags].uniqueItems",
+      "spec.validation.openAPIV3Schema.properties[other].x-kubernetes-validations[0].rule",
+    ]);
+  });
+
   it("a rule without its rule: once, in the schema validation's words, not also as the CRD type's bare Required", () => {
     const text = widgetCrd({ properties: "spec: {type: object, x-kubernetes-validations: [{message: m}]}" });
     const { catalog, findings, objects } = loadWorkspace({ inputs: [{ path: "crd.yaml", text }] });
