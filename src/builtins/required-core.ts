@@ -73,6 +73,7 @@ export const coreNotEnforced: readonly NotEnforced[] = [
 /** core/v1's required fields whose absence the hand-written rules report in the server's words (required.ts). */
 export const coreReportedByHand: readonly NotEnforced[] = [
   ...fieldsOf("PodOS", ["name"], "core validateOS (windows.ts)"),
+  ...fieldsOf("PodSpec", ["containers"], "core validateContainers: none, left out too (pod.ts)"),
   ...fieldsOf("ServicePort", ["port"], "core validateServicePort (core.ts)"),
   ...fieldsOf(
     "TopologySpreadConstraint",

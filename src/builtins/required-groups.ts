@@ -158,6 +158,11 @@ export const groupsReportedByHand: readonly NotEnforced[] = [
   ...fieldsOf("Variable", ["name", "expression"], "admissionregistration validateVariable"),
   ...fieldsOf("AuditAnnotation", ["key", "valueExpression"], "admissionregistration validateAuditAnnotation"),
   ...fieldsOf("APIServiceSpec", ["groupPriorityMinimum", "versionPriority"], "apiregistration ValidateAPIService: 0"),
+  // apps and batch: a template left out is the zero one, whose pod spec has no containers (apps.ts, batch.ts)
+  ...["DeploymentSpec", "DaemonSetSpec", "StatefulSetSpec", "JobSpec"].flatMap((type) =>
+    fieldsOf(type, ["template"], "apps ValidatePodTemplateSpecForReplicaSet and kin, batch ValidateJobSpec: zero"),
+  ),
+  ...fieldsOf("CronJobSpec", ["jobTemplate"], "batch ValidateCronJobSpec: the zero job template"),
   // autoscaling/v2: references, targets and metrics are structs, validated as their zero values (autoscaling.ts)
   ...fieldsOf("HorizontalPodAutoscalerSpec", ["scaleTargetRef", "maxReplicas"], "autoscaling: the zero values"),
   ...fieldsOf("CrossVersionObjectReference", ["kind", "name"], "autoscaling ValidateCrossVersionObjectReference"),

@@ -209,6 +209,23 @@ describe("required fields whose absence the hand-written rules report in the ser
     expect(said("flowcontrol.apiserver.k8s.io/v1", "FlowSchema", { spec: { rules } })).toEqual([
       "spec.priorityLevelConfiguration.name: Required value: must reference a priority level",
     ]);
+    // a pod spec or template left out is the zero one: no containers (validateContainers)
+    expect(said("v1", "Pod", {})).toEqual(["spec.containers: Required value"]);
+    expect(said("v1", "PodTemplate", { template: { metadata: { labels: { a: "b" } } } })).toEqual([
+      "template.spec.containers: Required value",
+    ]);
+    expect(said("apps/v1", "Deployment", { spec: { selector: { matchLabels: { app: "a" } } } })).toEqual([
+      "spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`",
+      "spec.template.spec.containers: Required value",
+    ]);
+    expect(said("batch/v1", "CronJob", { spec: { schedule: "* * * * *" } })).toEqual([
+      "spec.jobTemplate.spec.template.spec.containers: Required value",
+      'spec.jobTemplate.spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"',
+    ]);
+    // a ReplicationController's template is a pointer: required itself (ValidatePodTemplateSpecForRC)
+    expect(said("v1", "ReplicationController", { spec: { selector: { app: "a" } } })).toEqual([
+      "spec.template: Required value",
+    ]);
     // a CRD without spec: what is wrong with the zero spec, no Required value at spec itself
     const crd = said("apiextensions.k8s.io/v1", "CustomResourceDefinition", { metadata: { name: "a.example.com" } });
     expect(crd).toContain("spec.group: Required value");

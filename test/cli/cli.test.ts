@@ -102,7 +102,7 @@ describe("kunion validate", () => {
     const { code, stdout, stderr } = kunion("validate", file);
     expect(code).toBe(1);
     expect(stdout).toContain("more finding(s) in this file not shown");
-    expect(stderr).toContain("1 object(s): 130001 error(s)");
+    expect(stderr).toContain("1 object(s): 130000 error(s)");
   });
 
   it("notes a CRD declared twice, differently, and which one objects are checked against", () => {

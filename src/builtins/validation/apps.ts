@@ -31,6 +31,7 @@ import {
   stringMapAt,
   templateLabels,
   validateLabelSelector,
+  zeroIfAbsent,
 } from "./common.js";
 import { validatePersistentVolumeClaimSpec } from "./persistent-volumes.js";
 import { templateAfterPodSpec, validatePodSpec, validateTemplateMetadata } from "./pod.js";
@@ -50,7 +51,8 @@ export function restartAlways(template: JsonObject | undefined, templateAt: Fiel
 
 /** The pod spec of a controller's template at `templateAt`, whose restartPolicy the controller checks. */
 export function controllerPodSpec(template: JsonObject | undefined, templateAt: FieldPath, minor: number): Finding[] {
-  const podSpec = objectAt(template, "spec");
+  // a template or pod spec left out is the zero one, without containers
+  const podSpec = zeroIfAbsent(template, "spec");
   if (podSpec === undefined) return [];
   return [
     ...validatePodSpec(podSpec, child(templateAt, "spec"), { workloadChecksRestartPolicy: true, minor }),

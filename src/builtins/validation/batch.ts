@@ -25,6 +25,7 @@ import {
   stringMapAt,
   templateLabels,
   validateLabelSelector,
+  zeroIfAbsent,
 } from "./common.js";
 import { cronParseError, timeZoneLoadError } from "./cron.js";
 import { templateAfterPodSpec, validatePodSpec, validateTemplateMetadata } from "./pod.js";
@@ -83,7 +84,8 @@ function validateJobSpec(s: JsonObject, path: FieldPath, minor: number): Finding
   out.push(...validatePodReplacementPolicy(s, path));
   const template = objectAt(s, "template");
   const templateAt = child(path, "template");
-  const podSpec = objectAt(template, "spec");
+  // a template or pod spec left out is the zero one, without containers
+  const podSpec = zeroIfAbsent(template, "spec");
   out.push(...validateTemplateMetadata(template, templateAt));
   if (podSpec !== undefined)
     out.push(...validatePodSpec(podSpec, child(templateAt, "spec"), { workloadChecksRestartPolicy: true, minor }));
@@ -207,7 +209,8 @@ export function validateCronJob(object: JsonObject, minor: number): Finding[] {
   out.push(...oneOf(s, "concurrencyPolicy", path, ["Allow", "Forbid", "Replace"]));
   const zone = getKey(s, "timeZone");
   if (typeof zone === "string") out.push(...validateTimeZone(zone, child(path, "timeZone")));
-  const jobSpec = objectAt(objectAt(s, "jobTemplate"), "spec");
+  // a job template or its spec left out is the zero one
+  const jobSpec = zeroIfAbsent(zeroIfAbsent(s, "jobTemplate"), "spec");
   if (jobSpec !== undefined)
     out.push(
       ...validateJobSpec(jobSpec, child(path, "jobTemplate", "spec"), minor),

@@ -47,6 +47,7 @@ import {
   stringMapAt,
   templateLabels,
   validateLabels,
+  zeroIfAbsent,
 } from "./common.js";
 import {
   portProtocols,
@@ -65,7 +66,8 @@ import {
 } from "./service-rules.js";
 
 export function validatePod(object: JsonObject, minor: number): Finding[] {
-  const s = objectAt(object, "spec");
+  // a spec left out is the zero one, without containers
+  const s = zeroIfAbsent(object, "spec");
   const annotations = objectAt(objectAt(object, "metadata"), "annotations");
   const annotationsAt = ["metadata", "annotations"];
   if (s === undefined) return validatePodSpecificAnnotations(annotations, s, annotationsAt);
@@ -79,7 +81,7 @@ export function validatePod(object: JsonObject, minor: number): Finding[] {
 
 export function validatePodTemplate(object: JsonObject, minor: number): Finding[] {
   const template = objectAt(object, "template");
-  const s = objectAt(template, "spec");
+  const s = zeroIfAbsent(template, "spec");
   const out = validateTemplateMetadata(template, ["template"]);
   if (s !== undefined) out.push(...validatePodSpec(s, ["template", "spec"], { minor }));
   out.push(...templateAfterPodSpec(template, ["template"]));
@@ -108,7 +110,10 @@ export function validateReplicationController(object: JsonObject, minor: number)
         asError,
       ),
     );
-  if (template !== undefined) out.push(...validateTemplateMetadata(template, templateAt));
+  // ValidatePodTemplateSpecForRC: the template is a pointer, and required
+  if (!isSet(s, "template")) return [...out, required(templateAt, "", asError)];
+  if (template === undefined) return out; // not an object: the schema's
+  out.push(...validateTemplateMetadata(template, templateAt));
   out.push(...controllerPodSpec(template, templateAt, minor));
   out.push(...restartAlways(template, templateAt));
   return out;

@@ -165,8 +165,10 @@ export function validatePodSpec(spec: JsonObject, path: FieldPath, options: PodS
   const containers = objectItems(spec, "containers");
   const initContainers = objectItems(spec, "initContainers");
 
-  // validateContainers: regular containers, unique among themselves.
-  if (Object.hasOwn(spec, "containers") && containers.length === 0 && isSet(spec, "containers"))
+  // validateContainers: regular containers, unique among themselves; none (absent, null, []) is Required
+  const containersValue = getKey(spec, "containers");
+  const containersList = containersValue === undefined || containersValue === null || Array.isArray(containersValue);
+  if (containersList && listAt(spec, "containers").length === 0)
     out.push(required(child(path, "containers"), "", asError));
   const names = new Set<string>();
   for (const [i, ctr] of containers) {
