@@ -162,8 +162,10 @@ export const groupsReportedByHand: readonly NotEnforced[] = [
   ...["DeploymentSpec", "DaemonSetSpec", "StatefulSetSpec", "JobSpec"].flatMap((type) =>
     fieldsOf(type, ["template"], "apps ValidatePodTemplateSpecForReplicaSet and kin, batch ValidateJobSpec: zero"),
   ),
-  ...fieldsOf("CronJobSpec", ["jobTemplate"], "batch ValidateCronJobSpec: the zero job template"),
+  ...fieldsOf("CronJob", ["spec"], "batch ValidateCronJob: the zero spec"),
+  ...fieldsOf("CronJobSpec", ["schedule", "jobTemplate"], "batch ValidateCronJobSpec: Required, the zero job template"),
   // autoscaling/v2: references, targets and metrics are structs, validated as their zero values (autoscaling.ts)
+  ...fieldsOf("HorizontalPodAutoscaler", ["spec"], "autoscaling ValidateHorizontalPodAutoscaler: the zero spec"),
   ...fieldsOf("HorizontalPodAutoscalerSpec", ["scaleTargetRef", "maxReplicas"], "autoscaling: the zero values"),
   ...fieldsOf("CrossVersionObjectReference", ["kind", "name"], "autoscaling ValidateCrossVersionObjectReference"),
   ...fieldsOf("MetricTarget", ["type"], "autoscaling validateMetricTarget"),

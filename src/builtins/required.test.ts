@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import "./all-releases.js";
 import { buildCatalog, validateObject } from "../check/index.js";
-import { kubernetesReleases } from "./releases.js";
+import { type KubernetesRelease, kubernetesReleases } from "./releases.js";
 import { goTypeOf, reportedByHand } from "./required.js";
 import { coreNotEnforced } from "./required-core.js";
 import { groupsNotEnforced } from "./required-groups.js";
@@ -76,8 +76,10 @@ describe("a status, dropped or kept as it is on create and update", () => {
 
 describe("required fields whose absence the hand-written rules report in the server's words", () => {
   const { catalog } = buildCatalog([], []);
-  const said = (apiVersion: string, kind: string, object: Record<string, unknown>) =>
-    validateObject(catalog, apiVersion, kind, { apiVersion, kind, metadata: { name: "x" }, ...object } as never)
+  const said = (apiVersion: string, kind: string, object: Record<string, unknown>, release?: KubernetesRelease) =>
+    validateObject(catalog, apiVersion, kind, { apiVersion, kind, metadata: { name: "x" }, ...object } as never, {
+      kubernetesVersion: release,
+    })
       .map((f) => f.message)
       .sort();
 
@@ -222,6 +224,14 @@ describe("required fields whose absence the hand-written rules report in the ser
       "spec.jobTemplate.spec.template.spec.containers: Required value",
       'spec.jobTemplate.spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"',
     ]);
+    // a CronJob or HPA without spec: the zero spec's faults, in every release (1.32's OpenAPI makes spec optional)
+    for (const minor of [32, 36]) {
+      const release = `1.${minor}` as KubernetesRelease;
+      expect(said("batch/v1", "CronJob", {}, release)).toContain("spec.schedule: Required value");
+      expect(said("autoscaling/v2", "HorizontalPodAutoscaler", {}, release)).toContain(
+        "spec.scaleTargetRef.kind: Required value",
+      );
+    }
     // a ReplicationController's template is a pointer: required itself (ValidatePodTemplateSpecForRC)
     expect(said("v1", "ReplicationController", { spec: { selector: { app: "a" } } })).toEqual([
       "spec.template: Required value",

@@ -185,13 +185,13 @@ export function validateCronJob(object: JsonObject, minor: number): Finding[] {
   const name = stringAt(objectAt(object, "metadata"), "name");
   if (name !== undefined && name.length > maxCronJobNameLength)
     out.push(invalid(["metadata", "name"], name, maxLenError(maxCronJobNameLength), asError));
-  const s = objectAt(object, "spec");
+  // a spec or schedule left out is the zero one
+  const s = zeroIfAbsent(object, "spec");
   if (s === undefined) return out;
   const path = ["spec"];
   const schedule = stringAt(s, "schedule");
-  if (schedule === "") {
-    if (Object.hasOwn(s, "schedule")) out.push(required(child(path, "schedule"), "", asError));
-  } else if (schedule !== undefined) {
+  if (schedule === "") out.push(required(child(path, "schedule"), "", asError));
+  else if (schedule !== undefined) {
     const problem = cronParseError(schedule);
     if (problem !== undefined) out.push(invalid(child(path, "schedule"), schedule, problem, asError));
     if (schedule.includes("TZ"))
