@@ -25,5 +25,5 @@ export {
 } from "./releases.js";
 export { deprecationWarning, type RemovedApi, removedApi } from "./removed.js";
 export { hasBuiltinSchema, registerTable, releaseTable, tableRelease } from "./schemas.js";
-export { type BuiltinTable, type Definition, kindKey, kindSchema } from "./table.js";
+export { type BuiltinTable, type Definition, hasSpecStruct, kindKey, kindSchema } from "./table.js";
 export { validateHandWritten } from "./validation/index.js";

@@ -126,7 +126,6 @@ export const groupsNotEnforced: readonly NotEnforced[] = [
 /** The other groups' required fields whose absence the hand-written rules report in the server's words (required.ts). */
 export const groupsReportedByHand: readonly NotEnforced[] = [
   // apiextensions: ValidateCustomResourceDefinition, on the fields of the internal type (crd/validation.ts)
-  ...fieldsOf("CustomResourceDefinition", ["spec"], "apiextensions ValidateCustomResourceDefinition: the zero spec"),
   ...fieldsOf("CustomResourceDefinitionSpec", ["group", "scope"], "apiextensions validateCustomResourceDefinitionSpec"),
   ...fieldsOf("CustomResourceDefinitionNames", ["kind", "plural"], "apiextensions: names required for spec"),
   ...fieldsOf("CustomResourceDefinitionVersion", ["name"], "apiextensions validateCustomResourceDefinitionVersion"),
@@ -162,10 +161,8 @@ export const groupsReportedByHand: readonly NotEnforced[] = [
   ...["DeploymentSpec", "DaemonSetSpec", "StatefulSetSpec", "JobSpec"].flatMap((type) =>
     fieldsOf(type, ["template"], "apps ValidatePodTemplateSpecForReplicaSet and kin, batch ValidateJobSpec: zero"),
   ),
-  ...fieldsOf("CronJob", ["spec"], "batch ValidateCronJob: the zero spec"),
   ...fieldsOf("CronJobSpec", ["schedule", "jobTemplate"], "batch ValidateCronJobSpec: Required, the zero job template"),
   // autoscaling/v2: references, targets and metrics are structs, validated as their zero values (autoscaling.ts)
-  ...fieldsOf("HorizontalPodAutoscaler", ["spec"], "autoscaling ValidateHorizontalPodAutoscaler: the zero spec"),
   ...fieldsOf("HorizontalPodAutoscalerSpec", ["scaleTargetRef", "maxReplicas"], "autoscaling: the zero values"),
   ...fieldsOf("CrossVersionObjectReference", ["kind", "name"], "autoscaling ValidateCrossVersionObjectReference"),
   ...fieldsOf("MetricTarget", ["type"], "autoscaling validateMetricTarget"),
@@ -186,7 +183,6 @@ export const groupsReportedByHand: readonly NotEnforced[] = [
     ["operator", "values"],
     "batch validatePodFailurePolicyRuleOnExitCodes",
   ),
-  ...fieldsOf("CertificateSigningRequest", ["spec"], "certificates: the zero spec (certificates.ts)"),
   ...fieldsOf(
     "CertificateSigningRequestSpec",
     ["request", "signerName"],
@@ -224,7 +220,6 @@ export const groupsReportedByHand: readonly NotEnforced[] = [
     ["kind", "name"],
     "networking validateIngressTypedLocalObjectReference",
   ),
-  ...fieldsOf("IPAddress", ["spec"], "networking ValidateIPAddress: the zero spec's parentRef (ip-allocation.ts)"),
   ...fieldsOf("RuntimeClass", ["handler"], "node ValidateRuntimeClass: NameIsDNSLabel (node.ts)"),
   // rbac (rbac.ts)
   ...fieldsOf("PolicyRule", ["verbs"], "rbac ValidatePolicyRule"),

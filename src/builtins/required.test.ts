@@ -211,6 +211,16 @@ describe("required fields whose absence the hand-written rules report in the ser
     expect(said("flowcontrol.apiserver.k8s.io/v1", "FlowSchema", { spec: { rules } })).toEqual([
       "spec.priorityLevelConfiguration.name: Required value: must reference a priority level",
     ]);
+    // a spec left out is validated as `spec: {}` is (the kind's Go type has a spec struct)
+    expect(said("certificates.k8s.io/v1", "CertificateSigningRequest", {})).toEqual([
+      "spec.request: Invalid value: null: PEM block type must be CERTIFICATE REQUEST",
+      "spec.signerName: Required value",
+      "spec.usages: Required value",
+    ]);
+    expect(said("networking.k8s.io/v1", "Ingress", { spec: null })).toEqual([
+      "spec: Invalid value: null: either `defaultBackend` or `rules` must be specified",
+    ]);
+    expect(said("v1", "ConfigMap", {})).toEqual([]);
     // a pod spec or template left out is the zero one: no containers (validateContainers)
     expect(said("v1", "Pod", {})).toEqual(["spec.containers: Required value"]);
     expect(said("v1", "PodTemplate", { template: { metadata: { labels: { a: "b" } } } })).toEqual([

@@ -53,6 +53,13 @@ export function kindSchema(table: BuiltinTable, apiVersion: string, kind: string
   return { ...def, properties };
 }
 
+/** Whether the kind's Go type has a `spec` struct (a definition of its own, not a scalar or a map). */
+export function hasSpecStruct(table: BuiltinTable, apiVersion: string, kind: string): boolean {
+  const name = table.kinds[kindKey(apiVersion, kind)];
+  const spec = name === undefined ? undefined : table.defs[name]?.p.spec;
+  return spec?.startsWith("#") === true;
+}
+
 /** Definitions expanded into schemas, each once; `required`: with their required lists, or none. */
 class Expander {
   private readonly done = new Map<string, JsonObject>();

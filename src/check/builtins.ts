@@ -12,6 +12,7 @@ import {
   type BuiltinTable,
   builtinDecoders,
   defaultRelease,
+  hasSpecStruct,
   type KubernetesRelease,
   kindSchema,
   kubernetesReleases,
@@ -33,6 +34,8 @@ export interface BuiltinSchemas {
   readonly source: string;
   has(apiVersion: string, kind: string): boolean;
   compiled(apiVersion: string, kind: string): CompiledSchema | undefined;
+  /** Whether the kind's Go type has a `spec` struct, which Go decodes as its zero value when left out. */
+  hasSpecStruct(apiVersion: string, kind: string): boolean;
 }
 
 export function schemasOfTable(table: BuiltinTable, source: string): BuiltinSchemas {
@@ -40,6 +43,7 @@ export function schemasOfTable(table: BuiltinTable, source: string): BuiltinSche
   return {
     source,
     has: (apiVersion, kind) => Object.hasOwn(table.kinds, `${apiVersion}/${kind}`),
+    hasSpecStruct: (apiVersion, kind) => hasSpecStruct(table, apiVersion, kind),
     compiled(apiVersion, kind) {
       const key = `${apiVersion}/${kind}`;
       if (cache.has(key)) return cache.get(key);

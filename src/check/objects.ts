@@ -225,15 +225,22 @@ function validateServedObject(
       return [...ignored, ...schema.findings, ...unions, ...customResourceFinalizerWarnings(object, oldObject)];
     }
     case "builtin": {
+      // A spec left out (or null) is decoded as the zero struct, and validated as `spec: {}` is: a Pod without
+      // one has no containers, a Deployment no selector.
+      const spec = getKey(object, "spec");
+      const decoded =
+        (spec === undefined || spec === null) && builtin.schemas.hasSpecStruct(apiVersion, kind)
+          ? { ...object, spec: {} }
+          : object;
       const unions = validateUnions(
-        { object, oldObject, schema: target.unions },
+        { object: decoded, oldObject, schema: target.unions },
         { ratcheting, schemaValidated: true },
       );
       const unknownFields = options.unknownFields ?? "error";
       // The kind's schema checks metadata too; a kind it lacks still has apimachinery's metadata rules.
       const own =
-        validateBuiltinObject(builtin.schemas, apiVersion, kind, object, { unknownFields, minor: minorOf(release) }) ??
-        validateObjectMetadata(object, nameRuleFor(apiVersion, kind, minorOf(release)));
+        validateBuiltinObject(builtin.schemas, apiVersion, kind, decoded, { unknownFields, minor: minorOf(release) }) ??
+        validateObjectMetadata(decoded, nameRuleFor(apiVersion, kind, minorOf(release)));
       const notes = builtin.carried ? [] : [notCarried(release)];
       const schema = own.filter(
         (f) =>
@@ -245,7 +252,7 @@ function validateServedObject(
       return [
         ...notes,
         ...schema,
-        ...validateHandWritten(apiVersion, kind, object, minorOf(release), oldObject),
+        ...validateHandWritten(apiVersion, kind, decoded, minorOf(release), oldObject),
         ...unions,
       ];
     }

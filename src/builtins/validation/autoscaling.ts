@@ -70,8 +70,7 @@ const spec: FieldPath = ["spec"];
 
 /** autoscaling/v2 HorizontalPodAutoscaler: ValidateHorizontalPodAutoscaler (ValidateHorizontalPodAutoscalerUpdate's spec rules on an update). */
 export function validateHorizontalPodAutoscaler(object: JsonObject, minor: number, oldObject?: JsonObject): Finding[] {
-  // a spec left out is the zero one
-  const s = zeroIfAbsent(object, "spec");
+  const s = objectAt(object, "spec");
   if (s === undefined) return [];
   return validateSpec(s, specOptions(s, objectAt(oldObject, "spec"), minor));
 }
@@ -428,7 +427,7 @@ const behaviorAnnotation = "autoscaling.alpha.kubernetes.io/behavior";
  * one. An annotation that does not decode is ignored, as the conversion ignores it.
  */
 function internalSpecOfV1(object: JsonObject): JsonObject | undefined {
-  const s = zeroIfAbsent(object, "spec");
+  const s = objectAt(object, "spec");
   if (s === undefined) return undefined;
   const out: JsonObject = {};
   for (const key of ["scaleTargetRef", "minReplicas", "maxReplicas"]) {

@@ -185,8 +185,7 @@ export function validateCronJob(object: JsonObject, minor: number): Finding[] {
   const name = stringAt(objectAt(object, "metadata"), "name");
   if (name !== undefined && name.length > maxCronJobNameLength)
     out.push(invalid(["metadata", "name"], name, maxLenError(maxCronJobNameLength), asError));
-  // a spec or schedule left out is the zero one
-  const s = zeroIfAbsent(object, "spec");
+  const s = objectAt(object, "spec");
   if (s === undefined) return out;
   const path = ["spec"];
   const schedule = stringAt(s, "schedule");

@@ -171,15 +171,6 @@ describe("CertificateSigningRequests (ValidateCertificateSigningRequestCreate)",
     expect(said({ signerName: null })).toEqual(["spec.signerName: Required value"]);
   });
 
-  it("validates a CSR without a spec as the zero spec", () => {
-    const object = { apiVersion: "certificates.k8s.io/v1", kind: "CertificateSigningRequest" };
-    expect(validateCertificateSigningRequest(object, 36).map((f) => f.message)).toEqual([
-      "spec.request: Invalid value: null: PEM block type must be CERTIFICATE REQUEST",
-      "spec.usages: Required value",
-      "spec.signerName: Required value",
-    ]);
-  });
-
   it("prints the request's bytes as Go's %#v of a []byte through 1.33, as JSON from 1.34", () => {
     expect(goBytes(Uint8Array.of(0, 9, 0x2d, 0xff))).toBe("[]byte{0x0, 0x9, 0x2d, 0xff}");
     expect(goBytes(new Uint8Array(0))).toBe("[]byte{}");

@@ -39,10 +39,10 @@ import {
   invalidShown,
   listAt,
   notSupported,
+  objectAt,
   optionalIntAt,
   required,
   stringAt,
-  zeroIfAbsent,
 } from "./common.js";
 
 /** allValidUsages.List(): the certificates.KeyUsage constants, sorted. */
@@ -177,8 +177,7 @@ function validateSigner(spec: JsonObject, path: FieldPath): Finding[] {
 }
 
 export function validateCertificateSigningRequest(object: JsonObject, minor: number): Finding[] {
-  // left out, the zero spec
-  const spec = zeroIfAbsent(object, "spec");
+  const spec = objectAt(object, "spec");
   if (spec === undefined) return [];
   const path: FieldPath = ["spec"];
   const out = [...validateRequest(spec, path, minor), ...validateUsages(spec, path), ...validateSigner(spec, path)];

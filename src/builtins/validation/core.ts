@@ -66,8 +66,7 @@ import {
 } from "./service-rules.js";
 
 export function validatePod(object: JsonObject, minor: number): Finding[] {
-  // a spec left out is the zero one, without containers
-  const s = zeroIfAbsent(object, "spec");
+  const s = objectAt(object, "spec");
   const annotations = objectAt(objectAt(object, "metadata"), "annotations");
   const annotationsAt = ["metadata", "annotations"];
   if (s === undefined) return validatePodSpecificAnnotations(annotations, s, annotationsAt);
