@@ -246,6 +246,11 @@ describe("required fields whose absence the hand-written rules report in the ser
     expect(said("v1", "ReplicationController", { spec: { selector: { app: "a" } } })).toEqual([
       "spec.template: Required value",
     ]);
+    // and no labels default its selector (SetDefaults_ReplicationController): ValidateNonEmptySelector
+    expect(said("v1", "ReplicationController", {})).toEqual([
+      "spec.selector: Required value",
+      "spec.template: Required value",
+    ]);
     // a CRD without spec: what is wrong with the zero spec, no Required value at spec itself
     const crd = said("apiextensions.k8s.io/v1", "CustomResourceDefinition", { metadata: { name: "a.example.com" } });
     expect(crd).toContain("spec.group: Required value");

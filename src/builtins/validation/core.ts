@@ -109,8 +109,12 @@ export function validateReplicationController(object: JsonObject, minor: number)
         asError,
       ),
     );
-  // ValidatePodTemplateSpecForRC: the template is a pointer, and required
-  if (!isSet(s, "template")) return [...out, required(templateAt, "", asError)];
+  // ValidatePodTemplateSpecForRC: the template is a pointer, and required; without one, no labels default an
+  // empty selector (ValidateNonEmptySelector)
+  if (!isSet(s, "template")) {
+    if (selector.length === 0) out.push(required(child(spec, "selector"), "", asError));
+    return [...out, required(templateAt, "", asError)];
+  }
   if (template === undefined) return out; // not an object: the schema's
   out.push(...validateTemplateMetadata(template, templateAt));
   out.push(...controllerPodSpec(template, templateAt, minor));
