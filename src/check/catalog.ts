@@ -250,11 +250,14 @@ function schemaFindings(
   const celBadValue = minor >= 35 ? "value" : "type";
   return placements.flatMap(({ schema, path, at, statusSubresource }) => {
     const compiled = (compileFindings.get(schema) ?? []).map((f) => reroot(f, path));
-    const { findings, structural } = validateVersionSchema(schema, path, { minor, statusSubresource });
+    const { findings, structural, openAPISchemaFindings } = validateVersionSchema(schema, path, {
+      minor,
+      statusSubresource,
+    });
     const found = [
       ...findings,
       ...(structural
-        ? withoutCelUnderSchemaErrors(compiled, [...findings, ...compiled])
+        ? withoutCelUnderSchemaErrors(compiled, [...openAPISchemaFindings, ...compiled])
         : compiled.filter((f) => f.rule !== "cel")),
       ...(structural ? validateSchemaDefaults(schema, path, { celLibraries: celLibrariesOf(minor), celBadValue }) : []),
     ];
@@ -264,8 +267,8 @@ function schemaFindings(
 
 /**
  * apiextensions validateOpenAPISchema compiles a node's rules only when the node and the nodes below it have no
- * schema error (a rule's own fields, ValidateCustomResourceDefinitionOpenAPISchema's checks): the CEL findings
- * of the nodes above a schema error are not the server's.
+ * schema error (a rule's own fields, ValidateCustomResourceDefinitionOpenAPISchema's checks, not the root's own
+ * rules): the CEL findings of the nodes above a schema error are not the server's.
  */
 function withoutCelUnderSchemaErrors(compiled: readonly Finding[], all: readonly Finding[]): Finding[] {
   const schemaErrors = all.filter((f) => f.rule === "schema" && f.severity === "error").map((f) => f.field);

@@ -155,6 +155,19 @@ describe("what the API server refuses in a CRD's schemas, where it says it", () 
     ]);
   });
 
+  it("the root's own rules (validateCustomResourceDefinitionValidation's) do not keep the root's rules from compiling", () => {
+    const text = widgetCrd({ statusSubresource: true }).replace(
+      "        type: object\n        properties:\n",
+      "        type: object\n        nullable: true\n        x-kubernetes-validations: [{rule: 'self.nope == 1'}]\n        properties:\n",
+    );
+    const messages = found(text).map((m) => m.slice(m.indexOf(" ") + 1));
+    expect(messages.map((m) => m.slice(0, m.indexOf(":")))).toEqual([
+      "spec.validation.openAPIV3Schema",
+      "spec.validation.openAPIV3Schema.nullable",
+      "spec.validation.openAPIV3Schema.x-kubernetes-validations[0].rule",
+    ]);
+  });
+
   it("a rule without its rule: once, in the schema validation's words, not also as the CRD type's bare Required", () => {
     const text = widgetCrd({ properties: "spec: {type: object, x-kubernetes-validations: [{message: m}]}" });
     const { catalog, findings, objects } = loadWorkspace({ inputs: [{ path: "crd.yaml", text }] });

@@ -209,6 +209,47 @@ describe("ValidateCustomResourceDefinitionOpenAPISchema (pkg/apis/apiextensions/
     expect(status(root({}))).toEqual([]);
   });
 
+  it("validateCustomResourceDefinitionValidation: with the status subresource, the root has allowedFieldsAtRootSchema only", () => {
+    const status = (schema: JsonObject) =>
+      validateVersionSchema(schema, at, { statusSubresource: true }).findings.map((f) => f.message);
+    const only = (schema: JsonObject) =>
+      `${P}: Invalid value: ${JSON.stringify(schema)}: only [Description Type Format Title Maximum ExclusiveMaximum Minimum ExclusiveMinimum MaxLength MinLength Pattern MaxItems MinItems UniqueItems MultipleOf Required Items Properties ExternalDocs Example XPreserveUnknownFields XValidations] fields are allowed at the root of the schema if the status subresource is enabled`;
+    const oneOf = root({ a: str, b: str }, { oneOf: [{ required: ["a"] }, { required: ["b"] }] });
+    expect(status(oneOf)).toEqual([only(oneOf)]);
+    // each field is looked at in the Go struct's order, and the first refused ends the walk: Nullable comes
+    // before AnyOf; the root's own nullable rule is said besides
+    const nullable = root({}, { nullable: true, anyOf: [{ required: ["a"] }] });
+    expect(status(nullable)).toEqual([only(nullable), `${P}.nullable: Forbidden: nullable cannot be true at the root`]);
+    // ID comes before Type, so a refused id ends the walk before the type is looked at (and the standard
+    // validator refuses it as well)
+    const id = { id: "x", type: "array", items: str };
+    expect(status(id)).toEqual([only(id), `${P}.id: Forbidden: id is not supported`]);
+    // zero values are skipped: "" and false for strings and bools, null for pointers, slices and maps; an empty
+    // list or map decodes as set
+    expect(status(root({}, { "x-kubernetes-embedded-resource": false, id: "", enum: null, default: null }))).toEqual(
+      [],
+    );
+    const emptyEnum = root({}, { enum: [] });
+    expect(status(emptyEnum)).toEqual([only(emptyEnum)]);
+    const minProperties = root({}, { minProperties: 0 });
+    expect(status(minProperties)).toEqual([only(minProperties)]);
+    const allowed = root(
+      { a: str },
+      {
+        description: "d",
+        title: "t",
+        required: ["a"],
+        example: {},
+        externalDocs: { url: "https://example.com" },
+        "x-kubernetes-preserve-unknown-fields": true,
+        "x-kubernetes-validations": [{ rule: "true" }],
+      },
+    );
+    expect(status(allowed)).toEqual([]);
+    // without the status subresource, none of this applies
+    expect(messages(oneOf)).toEqual([]);
+  });
+
   it("uniqueItems, and additionalProperties beside properties", () => {
     expect(messages(root({ tags: { type: "array", items: str, uniqueItems: true } }))).toEqual([
       `${P}.properties[tags].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic`,

@@ -8,8 +8,9 @@
  *   validateNestedValueValidation; complete.go validateStructuralCompleteness);
  *   the evolution rule `schema-not-structural` reports the same violations;
  * - the schema checks of pkg/apis/apiextensions/validation/validation.go:
- *   validateCustomResourceDefinitionValidation (the root: not nullable, an
- *   object with the status subresource), ValidateCustomResourceDefinitionOpenAPISchema,
+ *   validateCustomResourceDefinitionValidation (the root: not nullable; with the
+ *   status subresource, an object with allowedFieldsAtRootSchema only),
+ *   ValidateCustomResourceDefinitionOpenAPISchema,
  *   validateMapListKeysMapSet and specStandardValidatorV3.validate.
  *
  * As on create: an update relaxes some of these where the stored CRD already
@@ -40,24 +41,28 @@ export interface VersionSchemaOptions {
  * The API server's errors for one version's openAPIV3Schema, placed under
  * `at` (`spec.versions[0].schema.openAPIV3Schema`): the structural ones
  * first, sorted as the server sorts them, then the others in schema order;
- * and whether the schema is structural, which the server's CEL compilation
- * and defaults validation wait for.
+ * whether the schema is structural, which the server's CEL compilation
+ * and defaults validation wait for; and, of the findings,
+ * ValidateCustomResourceDefinitionOpenAPISchema's, the ones that keep the
+ * server from compiling the rules of their node and the nodes above it
+ * (the root's own rules and the structural ones are checked apart).
  */
 export function validateVersionSchema(
   schema: JsonValue,
   at: FieldPath,
   options: VersionSchemaOptions = {},
-): { findings: Finding[]; structural: boolean } {
-  if (!isObject(schema)) return { findings: [], structural: false };
+): { findings: Finding[]; structural: boolean; openAPISchemaFindings: Finding[] } {
+  if (!isObject(schema)) return { findings: [], structural: false, openAPISchemaFindings: [] };
   // A schema NewStructural cannot convert (an id, a $ref, items as a list…) is not checked for structure: the
   // server reports the offending keyword instead.
   const violations = convertible(schema) ? structuralViolations(schema, at).map((v) => v.error) : undefined;
+  const openAPISchemaFindings = openAPISchemaErrors(schema, at, options.minor ?? 36, options.allowDefaults !== false);
   const findings = [
     ...(violations ?? []),
     ...rootErrors(schema, at, options.statusSubresource === true),
-    ...openAPISchemaErrors(schema, at, options.minor ?? 36, options.allowDefaults !== false),
+    ...openAPISchemaFindings,
   ];
-  return { findings, structural: violations !== undefined && violations.length === 0 };
+  return { findings, structural: violations !== undefined && violations.length === 0, openAPISchemaFindings };
 }
 
 // ---------------------------------------------------------------------------
@@ -458,18 +463,110 @@ interface Context {
 const metaFields = new Set(["metadata", "kind", "apiVersion"]);
 
 /**
+ * JSONSchemaProps' fields in the order of the internal Go struct (apiextensions types_jsonschema.go), by their JSON
+ * names, with how Go decodes each: "pointer" fields are unset only when absent or null; "collection" fields (slices
+ * and maps) likewise, since `[]` and `{}` decode to empty but non-nil values; "scalar" fields (strings and bools) are
+ * unset as their zero value too.
+ */
+const schemaFieldsInGoOrder: ReadonlyArray<readonly [string, string, "scalar" | "pointer" | "collection"]> = [
+  ["id", "ID", "scalar"],
+  ["$schema", "Schema", "scalar"],
+  ["$ref", "Ref", "pointer"],
+  ["description", "Description", "scalar"],
+  ["type", "Type", "scalar"],
+  ["nullable", "Nullable", "scalar"],
+  ["format", "Format", "scalar"],
+  ["title", "Title", "scalar"],
+  ["default", "Default", "pointer"],
+  ["maximum", "Maximum", "pointer"],
+  ["exclusiveMaximum", "ExclusiveMaximum", "scalar"],
+  ["minimum", "Minimum", "pointer"],
+  ["exclusiveMinimum", "ExclusiveMinimum", "scalar"],
+  ["maxLength", "MaxLength", "pointer"],
+  ["minLength", "MinLength", "pointer"],
+  ["pattern", "Pattern", "scalar"],
+  ["maxItems", "MaxItems", "pointer"],
+  ["minItems", "MinItems", "pointer"],
+  ["uniqueItems", "UniqueItems", "scalar"],
+  ["multipleOf", "MultipleOf", "pointer"],
+  ["enum", "Enum", "collection"],
+  ["maxProperties", "MaxProperties", "pointer"],
+  ["minProperties", "MinProperties", "pointer"],
+  ["required", "Required", "collection"],
+  ["items", "Items", "pointer"],
+  ["allOf", "AllOf", "collection"],
+  ["oneOf", "OneOf", "collection"],
+  ["anyOf", "AnyOf", "collection"],
+  ["not", "Not", "pointer"],
+  ["properties", "Properties", "collection"],
+  ["additionalProperties", "AdditionalProperties", "pointer"],
+  ["patternProperties", "PatternProperties", "collection"],
+  ["dependencies", "Dependencies", "collection"],
+  ["additionalItems", "AdditionalItems", "pointer"],
+  ["definitions", "Definitions", "collection"],
+  ["externalDocs", "ExternalDocs", "pointer"],
+  ["example", "Example", "pointer"],
+  ["x-kubernetes-preserve-unknown-fields", "XPreserveUnknownFields", "pointer"],
+  ["x-kubernetes-embedded-resource", "XEmbeddedResource", "scalar"],
+  ["x-kubernetes-int-or-string", "XIntOrString", "scalar"],
+  ["x-kubernetes-list-map-keys", "XListMapKeys", "collection"],
+  ["x-kubernetes-list-type", "XListType", "pointer"],
+  ["x-kubernetes-map-type", "XMapType", "pointer"],
+  ["x-kubernetes-validations", "XValidations", "collection"],
+];
+
+/** The fields validation.go's allowedFieldsAtRootSchema lets a root with the status subresource have, as Go prints it. */
+const allowedFieldsAtRootSchema = [
+  "Description",
+  "Type",
+  "Format",
+  "Title",
+  "Maximum",
+  "ExclusiveMaximum",
+  "Minimum",
+  "ExclusiveMinimum",
+  "MaxLength",
+  "MinLength",
+  "Pattern",
+  "MaxItems",
+  "MinItems",
+  "UniqueItems",
+  "MultipleOf",
+  "Required",
+  "Items",
+  "Properties",
+  "ExternalDocs",
+  "Example",
+  "XPreserveUnknownFields",
+  "XValidations",
+];
+
+/**
  * validateCustomResourceDefinitionValidation's rules for the root. With the status subresource it walks the root's
- * keywords in JSONSchemaProps' order and stops at the first it refuses; only id, $schema and $ref come before type.
- * (Its refusal of other root keywords prints the whole schema as a Go struct: not reported.)
+ * fields in JSONSchemaProps' order, skipping those Go decodes as zero, and stops at the first it refuses: a type
+ * other than "object", or a field outside allowedFieldsAtRootSchema. The server prints the whole root schema as
+ * the bad value of the latter (a Go struct); kunion prints it as JSON.
  */
 function rootErrors(schema: JsonObject, at: FieldPath, statusSubresource: boolean): Finding[] {
   const out: Finding[] = [];
-  const type = typeOf(schema);
-  const earlier = ["id", "$schema", "$ref"].some((k) => setInGo(getKey(schema, k) ?? null));
-  if (statusSubresource && type !== "" && type !== "object" && !earlier) {
-    const detail =
-      'only "object" is allowed as the type at the root of the schema if the status subresource is enabled';
-    out.push(invalid([...at, "type"], type, detail));
+  if (statusSubresource) {
+    for (const [key, goName, kind] of schemaFieldsInGoOrder) {
+      const v = getKey(schema, key);
+      if (v === undefined || v === null || (kind === "scalar" && (v === "" || v === false))) continue;
+      if (goName === "Type") {
+        // a type that is not a string fails the decoding, said elsewhere
+        if (v === "object" || typeof v !== "string") continue;
+        const detail =
+          'only "object" is allowed as the type at the root of the schema if the status subresource is enabled';
+        out.push(invalid([...at, "type"], v, detail));
+        break;
+      }
+      if (!allowedFieldsAtRootSchema.includes(goName)) {
+        const detail = `only [${allowedFieldsAtRootSchema.join(" ")}] fields are allowed at the root of the schema if the status subresource is enabled`;
+        out.push(invalid(at, schema, detail));
+        break;
+      }
+    }
   }
   if (getKey(schema, "nullable") === true)
     out.push(forbidden([...at, "nullable"], "nullable cannot be true at the root"));
