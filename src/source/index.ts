@@ -349,9 +349,9 @@ function parseChunk(
   for (const d of new Composer(goYaml).compose(tokens, true, text.length)) {
     if (doc === undefined) doc = d;
     else {
-      // As parseDocument answers a second document in its text (after a `...` line).
-      const message = "Source contains multiple documents; please use YAML.parseAllDocuments()";
-      doc.errors.push(new YAMLParseError([d.range[0], d.range[1]], "MULTIPLE_DOCS", message));
+      // A second document after a `...` line: kubectl splits only at --- lines, and go-yaml decodes the first
+      // document of what it is given and never reads on.
+      doc.errors.push(new YAMLParseError([d.range[0], d.range[1]], "MULTIPLE_DOCS", secondDocument));
       break;
     }
   }
@@ -368,6 +368,9 @@ function loneDirective(text: string): number | undefined {
   if (at === undefined || !text.split("\n").every((line) => /^(?:%|[ \t]*(?:#|\r?$))/.test(line))) return undefined;
   return at;
 }
+
+const secondDocument =
+  'a second document after a "..." line, with no --- line before it: kubectl splits a file at its --- lines only and reads the first document of each part, so this one would be dropped without a word; start it with ---';
 
 const notJsonValue = (go: string) =>
   `not a JSON value: kubectl reads a file that starts with several JSON values as a stream of JSON values to its end, and refuses this ("${go}")`;

@@ -157,6 +157,23 @@ describe("parseSource", () => {
     );
   });
 
+  it("says a document after a ... line without its --- line is one kubectl would drop", () => {
+    // apimachinery's YAMLReader splits at --- lines only; go-yaml's Unmarshal decodes the first document of a part
+    const { documents, findings } = parseSource("apiVersion: v1\nkind: ConfigMap\n...\nfoo: bar\n", "d.yaml");
+    expect(documents).toEqual([]);
+    expect(findings.map((f) => [f.line, f.column, f.message])).toEqual([
+      [
+        4,
+        1,
+        'Invalid document: a second document after a "..." line, with no --- line before it: kubectl splits a file at its --- lines only and reads the first document of each part, so this one would be dropped without a word; start it with ---',
+      ],
+    ]);
+    // with its --- line, each is a document of its own
+    const separated = parseSource("apiVersion: v1\nkind: ConfigMap\n...\n---\nfoo: bar\n", "e.yaml");
+    expect(separated.findings).toEqual([]);
+    expect(separated.documents.map((d) => d.value)).toEqual([{ apiVersion: "v1", kind: "ConfigMap" }, { foo: "bar" }]);
+  });
+
   it("refuses nesting past the limit in the same words and place however deep the caller's stack is", () => {
     const answers = new Set<string>();
     const read = (depth: number): void => {
