@@ -59,6 +59,31 @@ describe("whole pass: a released field absent is not refused", () => {
     expect(messages("scheduling.k8s.io/v1", "PriorityClass", pc, r)).toEqual([]);
   });
 
+  it.each(["1.32", "1.34", "1.36"] as const)(
+    "a Job's pod condition pattern without status on %s (SetDefaults_Job: True), a CronJob's refused in its words",
+    (r) => {
+      const template = { spec: { restartPolicy: "Never", containers: [container] } };
+      const policy = { rules: [{ action: "Ignore", onPodConditions: [{ type: "DisruptionTarget" }] }] };
+      const job = { apiVersion: "batch/v1", kind: "Job", metadata: meta, spec: { podFailurePolicy: policy, template } };
+      expect(messages("batch/v1", "Job", job, r)).toEqual([]);
+      const cronJob = (jobSpec: JsonObject) => ({
+        apiVersion: "batch/v1",
+        kind: "CronJob",
+        metadata: meta,
+        spec: { schedule: "@daily", jobTemplate: { spec: jobSpec } },
+      });
+      expect(messages("batch/v1", "CronJob", cronJob({ podFailurePolicy: policy, template }), r)).toEqual([
+        'spec.jobTemplate.spec.podFailurePolicy.rules[0].onPodConditions[0].status: Required value: valid values: ["False" "True" "Unknown"]',
+      ]);
+      // nor are a CronJob's completions defaulted: an Indexed job template needs them (validateJobSpec)
+      const indexed = { completionMode: "Indexed", template };
+      expect(messages("batch/v1", "CronJob", cronJob(indexed), r)).toEqual([
+        "spec.jobTemplate.spec.completions: Required value: when completion mode is Indexed",
+      ]);
+      expect(messages("batch/v1", "Job", { ...job, spec: indexed }, r)).toEqual([]);
+    },
+  );
+
   it("a CSIDriver and a CSINode without spec (SetDefaults_CSIDriver, validateCSINodeSpec)", () => {
     const driver = { apiVersion: "storage.k8s.io/v1", kind: "CSIDriver", metadata: { name: "csi.example.com" } };
     const node = { apiVersion: "storage.k8s.io/v1", kind: "CSINode", metadata: { name: "node-1" } };

@@ -24,6 +24,12 @@ export const groupsNotEnforced: readonly NotEnforced[] = [
     field: "rules",
     source: "batch validatePodFailurePolicy: ranges over the rules, an empty list included",
   },
+  {
+    type: "PodFailurePolicyOnPodConditionsPattern",
+    field: "status",
+    source:
+      "batch SetDefaults_Job: True on a Job; a CronJob's job template, not defaulted, gets validatePodFailurePolicyRuleOnPodConditions' `valid values: [...]`",
+  },
   // networking
   {
     type: "NetworkPolicySpec",

@@ -30,18 +30,21 @@ import {
 import { cronParseError, timeZoneLoadError } from "./cron.js";
 import { templateAfterPodSpec, validatePodSpec, validateTemplateMetadata } from "./pod.js";
 import {
-  defaultedCompletions,
   validateIndexedJobHostname,
   validateIndexedJobLimits,
   validateJobManagedBy,
   validateJobTemplateSpec,
   validatePodFailurePolicy,
   validateSuccessPolicy,
+  withJobDefaults,
 } from "./workload-rules.js";
 
 const maxParallelismForIndexedJob = 100000;
 
-/** validateJobSpec at `path` (`spec`, or a CronJob's `spec.jobTemplate.spec`). */
+/**
+ * validateJobSpec at `path`: a Job's `spec` after withJobDefaults, or a CronJob's `spec.jobTemplate.spec` as
+ * written.
+ */
 function validateJobSpec(s: JsonObject, path: FieldPath, minor: number): Finding[] {
   const out: Finding[] = [];
   for (const key of [
@@ -60,8 +63,7 @@ function validateJobSpec(s: JsonObject, path: FieldPath, minor: number): Finding
   out.push(...oneOf(s, "completionMode", path, ["NonIndexed", "Indexed"]));
   const mode = stringAt(s, "completionMode");
   if (mode === "Indexed") {
-    // SetDefaults_Job sets completions (and parallelism) to 1 when neither is given
-    if (defaultedCompletions(s) === undefined)
+    if (optionalIntAt(s, "completions") === undefined)
       out.push(required(child(path, "completions"), "when completion mode is Indexed", asError));
     const parallelism = optionalIntAt(s, "parallelism");
     if (parallelism !== undefined && parallelism > maxParallelismForIndexedJob)
@@ -116,11 +118,12 @@ const generatedLabels = new Set([
 ]);
 
 export function validateJob(object: JsonObject, minor: number): Finding[] {
-  const s = objectAt(object, "spec");
-  if (s === undefined) return [];
+  const written = objectAt(object, "spec");
+  if (written === undefined) return [];
+  const s = withJobDefaults(written);
   const path = ["spec"];
   const out = validateJobSpec(s, path, minor);
-  out.push(...validateIndexedJobHostname(object));
+  out.push(...validateIndexedJobHostname(object, s));
   const selector = objectAt(s, "selector");
   if (getKey(s, "manualSelector") === true) {
     // ValidateJobSpec: a manual selector must be given, and select the template.

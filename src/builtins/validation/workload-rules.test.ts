@@ -24,6 +24,7 @@ import {
   validatePodFailurePolicy,
   validateStatefulSetServiceName,
   validateSuccessPolicy,
+  withJobDefaults,
 } from "./workload-rules.js";
 
 const spec = ["spec"];
@@ -44,7 +45,7 @@ describe("validatePodFailurePolicy", () => {
         ],
       },
     });
-    expect(validatePodFailurePolicy(s, spec)).toEqual([]);
+    expect(validatePodFailurePolicy(withJobDefaults(s), spec)).toEqual([]);
   });
 
   it("refuses an unknown action with the sorted set, and FailIndex without backoffLimitPerIndex", () => {
@@ -124,19 +125,23 @@ describe("validatePodFailurePolicy", () => {
     ]);
   });
 
-  it("checks onPodConditions type and status; an absent status is defaulted to True", () => {
+  it("checks onPodConditions type and status; SetDefaults_Job sets a Job's absent status to True", () => {
     const s = jobSpec({
       podFailurePolicy: {
         rules: [{ action: "Ignore", onPodConditions: [{ type: "Bad Type", status: "Maybe" }, { type: "Ready" }] }],
       },
     });
-    const got = messages(validatePodFailurePolicy(s, spec));
+    const got = messages(validatePodFailurePolicy(withJobDefaults(s), spec));
     expect(got).toHaveLength(2);
     expect(got[0]).toMatch(
       /^spec\.podFailurePolicy\.rules\[0\]\.onPodConditions\[0\]\.type: Invalid value: "Bad Type": name part must consist of/,
     );
     expect(got[1]).toBe(
       'spec.podFailurePolicy.rules[0].onPodConditions[0].status: Unsupported value: "Maybe": supported values: "False", "True", "Unknown"',
+    );
+    // a CronJob's job template is not defaulted: validatePodFailurePolicyRuleOnPodConditions' Required
+    expect(messages(validatePodFailurePolicy(s, spec))[2]).toBe(
+      'spec.podFailurePolicy.rules[0].onPodConditions[1].status: Required value: valid values: ["False" "True" "Unknown"]',
     );
   });
 
@@ -236,10 +241,11 @@ describe("the rest of validateJobSpec and ValidateJob", () => {
       spec: indexed({ completions }),
     });
     const name = "a".repeat(60);
-    expect(messages(validateIndexedJobHostname(job(name, 1000)))).toEqual([
+    const check = (o: JsonObject) => validateIndexedJobHostname(o, o.spec as JsonObject);
+    expect(messages(check(job(name, 1000)))).toEqual([
       `metadata.name: Invalid value: "${name}": will not able to create pod with invalid DNS label: ${name}-999`,
     ]);
-    expect(validateIndexedJobHostname(job(name, 100))).toEqual([]);
+    expect(check(job(name, 100))).toEqual([]);
   });
 
   it("a CronJob's job template may not carry a selector or manualSelector", () => {

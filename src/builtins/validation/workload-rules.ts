@@ -19,7 +19,7 @@
 import { type Finding, tooLong, tooMany } from "../../findings/index.js";
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, regexError } from "../../names/index.js";
 import { child, type FieldPath } from "../../path/index.js";
-import { getKey, isObject, type JsonObject, type JsonValue } from "../../value/index.js";
+import { getKey, isObject, type JsonObject, type JsonValue, shallowCopy } from "../../value/index.js";
 import {
   asError,
   duplicate,
@@ -58,11 +58,34 @@ const conditionStatuses = ["False", "True", "Unknown"];
 /** `completionMode` after SetDefaults_Job (NonIndexed when unset). */
 const isIndexed = (s: JsonObject): boolean => stringAt(s, "completionMode") === "Indexed";
 
-/** `completions` after SetDefaults_Job: 1 when neither completions nor parallelism is set. */
-export function defaultedCompletions(s: JsonObject): number | undefined {
-  const completions = optionalIntAt(s, "completions");
-  if (completions !== undefined) return completions;
-  return isSet(s, "parallelism") ? undefined : 1;
+/**
+ * A Job's spec as SetDefaults_Job leaves it for what its validation reads: completions and parallelism 1 when
+ * neither is set, an absent or empty onPodConditions status True. A CronJob's job template is not defaulted so
+ * (SetObjectDefaults_CronJob calls SetDefaults_CronJob and the pod spec's defaults, not SetDefaults_Job): its
+ * validation reads the spec as written.
+ */
+export function withJobDefaults(s: JsonObject): JsonObject {
+  const out = shallowCopy(s);
+  if (!isSet(s, "completions") && !isSet(s, "parallelism")) {
+    out.completions = 1;
+    out.parallelism = 1;
+  }
+  const policy = objectAt(s, "podFailurePolicy");
+  if (policy !== undefined)
+    out.podFailurePolicy = {
+      ...policy,
+      rules: listAt(policy, "rules").map((rule) =>
+        isObject(rule) && Array.isArray(getKey(rule, "onPodConditions"))
+          ? {
+              ...rule,
+              onPodConditions: listAt(rule, "onPodConditions").map((p) =>
+                isObject(p) && (stringAt(p, "status") ?? "") === "" ? { ...p, status: "True" } : p,
+              ),
+            }
+          : rule,
+      ),
+    };
+  return out;
 }
 
 /**
@@ -102,7 +125,7 @@ function isDomainPrefixedPath(at: FieldPath, value: string): Finding[] {
 export function validateIndexedJobLimits(s: JsonObject, path: FieldPath): Finding[] {
   if (!isIndexed(s)) return [];
   const out: Finding[] = [];
-  const completions = defaultedCompletions(s);
+  const completions = optionalIntAt(s, "completions");
   const maxFailed = optionalIntAt(s, "maxFailedIndexes");
   const parallelism = optionalIntAt(s, "parallelism");
   const maxFailedAt = child(path, "maxFailedIndexes");
@@ -196,9 +219,11 @@ function validatePodFailurePolicyRuleOnPodConditions(patterns: JsonValue[], at: 
     const patternAt = child(at, j);
     const type = stringAt(pattern, "type") ?? "";
     out.push(...invalidEach(child(patternAt, "type"), type, isQualifiedName(type)));
-    // SetDefaults_Job sets an empty status to True, so the Required branch never fires on create.
+    // a Job's absent status is True by now (withJobDefaults); a CronJob's job template's is not
     const status = stringAt(pattern, "status") ?? "";
-    if (status !== "" && !conditionStatuses.includes(status))
+    if (status === "")
+      out.push(required(child(patternAt, "status"), `valid values: ${goQuotedList(conditionStatuses)}`, asError));
+    else if (!conditionStatuses.includes(status))
       out.push(notSupported(child(patternAt, "status"), status, conditionStatuses, asError));
   });
   return out;
@@ -264,7 +289,7 @@ export function validateSuccessPolicy(s: JsonObject, path: FieldPath): Finding[]
     out.push(required(rulesAt, "at least one rules must be specified when the successPolicy is specified", asError));
   if (rules.length > maxSuccessPolicyRule) out.push(tooMany(rulesAt, rules.length, maxSuccessPolicyRule, asError));
   // An Indexed Job without completions is refused by validateJobSpec already (the Go code would dereference nil).
-  const completions = defaultedCompletions(s);
+  const completions = optionalIntAt(s, "completions");
   if (completions === undefined) return out;
   rules.forEach((rule, i) => {
     if (isObject(rule)) out.push(...validateSuccessPolicyRule(rule, completions, child(rulesAt, i)));
@@ -355,12 +380,12 @@ export function validateIndexesFormat(indexes: string, completions: number): num
 
 /**
  * ValidateJob's check after ValidateJobSpec: an Indexed Job's last pod
- * hostname (`<name>-<completions-1>`) must be a DNS label.
+ * hostname (`<name>-<completions-1>`) must be a DNS label; `s` is its spec
+ * after withJobDefaults.
  */
-export function validateIndexedJobHostname(object: JsonObject): Finding[] {
-  const s = objectAt(object, "spec");
-  if (s === undefined || !isIndexed(s)) return [];
-  const completions = optionalIntAt(s, "completions") ?? defaultedCompletions(s);
+export function validateIndexedJobHostname(object: JsonObject, s: JsonObject): Finding[] {
+  if (!isIndexed(s)) return [];
+  const completions = optionalIntAt(s, "completions");
   if (completions === undefined || completions <= 0) return [];
   const name = stringAt(objectAt(object, "metadata"), "name") ?? "";
   const hostname = `${name}-${completions - 1}`;
