@@ -202,6 +202,11 @@ export const groupsReportedByHand: readonly NotEnforced[] = [
     "flowcontrol ValidateFlowSchemaSpec: the zero reference",
   ),
   ...fieldsOf("PriorityLevelConfigurationReference", ["name"], "flowcontrol: must reference a priority level"),
+  ...fieldsOf(
+    "FlowDistinguisherMethod",
+    ["type"],
+    'flowcontrol ValidateFlowSchemaSpec: the method with type "" NotSupported',
+  ),
   ...fieldsOf("PolicyRulesWithSubjects", ["subjects"], "flowcontrol: subjects must contain at least one value"),
   ...fieldsOf(
     "ResourcePolicyRule",

@@ -211,6 +211,10 @@ describe("required fields whose absence the hand-written rules report in the ser
     expect(said("flowcontrol.apiserver.k8s.io/v1", "FlowSchema", { spec: { rules } })).toEqual([
       "spec.priorityLevelConfiguration.name: Required value: must reference a priority level",
     ]);
+    const method = { priorityLevelConfiguration: { name: "p" }, distinguisherMethod: {}, rules };
+    expect(said("flowcontrol.apiserver.k8s.io/v1", "FlowSchema", { spec: method })).toEqual([
+      'spec.distinguisherMethod.type: Unsupported value: {"type":""}: supported values: "ByNamespace", "ByUser"',
+    ]);
     // a spec left out is validated as `spec: {}` is (the kind's Go type has a spec struct)
     expect(said("certificates.k8s.io/v1", "CertificateSigningRequest", {})).toEqual([
       "spec.request: Invalid value: null: PEM block type must be CERTIFICATE REQUEST",

@@ -79,8 +79,11 @@ describe("ValidateFlowSchemaSpec", () => {
     expect(fs(spec({ distinguisherMethod: { type: "" } }))).toEqual([
       `spec.distinguisherMethod.type: Unsupported value: {"type":""}: ${methods}`,
     ]);
-    // an absent type is the schema's Required; no method at all is the degenerate one
-    expect(fs(spec({ distinguisherMethod: {} }))).toEqual([]);
+    // an absent type is Go's "" (the schema's bare Required is not said: required-groups.ts); no method at all
+    // is the degenerate one
+    expect(fs(spec({ distinguisherMethod: {} }))).toEqual([
+      `spec.distinguisherMethod.type: Unsupported value: {"type":""}: ${methods}`,
+    ]);
     expect(fs(spec({ distinguisherMethod: null }))).toEqual([]);
   });
 

@@ -249,11 +249,11 @@ function flowSchemaSpecFindings(name: string, spec: JsonObject | undefined): Fin
     if (precedence === 1 && name !== "exempt")
       out.push(invalid(path, precedence, "only the schema named 'exempt' may have matchingPrecedence 1", asError));
   }
-  // NotSupported with the whole method as the bad value; an absent type is the schema's Required
+  // NotSupported with the whole method as the bad value; an absent type is Go's "", refused alike
   const method = objectAt(spec, "distinguisherMethod");
-  if (method !== undefined && Object.hasOwn(method, "type")) {
-    const type = stringAt(method, "type");
-    if (type !== undefined && !distinguisherMethods.includes(type))
+  if (method !== undefined) {
+    const type = stringAt(method, "type") ?? "";
+    if (!distinguisherMethods.includes(type))
       out.push(notSupported(child(at, "distinguisherMethod", "type"), { type }, distinguisherMethods, asError));
   }
   out.push(...priorityLevelReferenceFindings(spec, child(at, "priorityLevelConfiguration", "name")));
