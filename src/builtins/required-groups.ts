@@ -111,6 +111,9 @@ export const groupsNotEnforced: readonly NotEnforced[] = [
     field: "value",
     source: "resource validateDeviceCounter: any parsed quantity is valid, 0 included",
   },
+  ...["DeviceRequest", "DeviceSubRequest"].flatMap((type) =>
+    fieldsOf(type, ["name"], 'resource validateRequestName: ValidateDNS1123Label of ""'),
+  ),
   // apiextensions
   {
     type: "CustomResourceDefinitionVersion",

@@ -11,6 +11,7 @@ import { goTypeOf, reportedByHand } from "./required.js";
 import { coreNotEnforced } from "./required-core.js";
 import { groupsNotEnforced } from "./required-groups.js";
 import { releaseTable } from "./schemas.js";
+import { dns1123LabelError } from "./validation/test-helpers.js";
 
 describe("goTypeOf", () => {
   it.each([
@@ -210,6 +211,10 @@ describe("required fields whose absence the hand-written rules report in the ser
     ];
     expect(said("flowcontrol.apiserver.k8s.io/v1", "FlowSchema", { spec: { rules } })).toEqual([
       "spec.priorityLevelConfiguration.name: Required value: must reference a priority level",
+    ]);
+    const requests = [{ exactly: { deviceClassName: "gpu.example.com" } }];
+    expect(said("resource.k8s.io/v1", "ResourceClaim", { spec: { devices: { requests } } })).toEqual([
+      `spec.devices.requests[0].name: Invalid value: "": ${dns1123LabelError}`,
     ]);
     const method = { priorityLevelConfiguration: { name: "p" }, distinguisherMethod: {}, rules };
     expect(said("flowcontrol.apiserver.k8s.io/v1", "FlowSchema", { spec: method })).toEqual([

@@ -152,6 +152,13 @@ describe("validateResourceClaim", () => {
       ]);
     });
 
+    it('a request or subrequest without name: Go\'s "", not a DNS label', () => {
+      expect(said({ requests: [{ firstAvailable: [{ deviceClassName: "c" }] }] })).toEqual([
+        `${at}.firstAvailable[0].name: Invalid value: "": ${dns1123LabelError}`,
+        `${at}.name: Invalid value: "": ${dns1123LabelError}`,
+      ]);
+    });
+
     it("more than 8 subrequests", () => {
       const subs = Array.from({ length: 9 }, (_, i) => ({ name: `s${i}`, deviceClassName: "c" }));
       expect(first(subs)).toEqual([`${at}.firstAvailable: Too many: 9: must have at most 8 items`]);

@@ -126,9 +126,9 @@ function validateList(
   return out;
 }
 
-/** validateRequestName (ValidateDNS1123Label) on a name that is set; an absent one is the schema's Required. */
+/** validateRequestName (ValidateDNS1123Label): an absent name is Go's "", refused alike. */
 function validateRequestName(o: JsonObject, at: FieldPath): Finding[] {
-  const name = setStringAt(o, "name");
+  const name = stringAt(o, "name");
   return name === undefined ? [] : invalidEach(child(at, "name"), name, isDNS1123Label(name));
 }
 
