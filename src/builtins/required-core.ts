@@ -76,6 +76,11 @@ export const coreReportedByHand: readonly NotEnforced[] = [
   ...fieldsOf("PodSpec", ["containers"], "core validateContainers: none, left out too (pod.ts)"),
   ...fieldsOf("ServicePort", ["port"], "core validateServicePort (core.ts)"),
   ...fieldsOf(
+    "ContainerResizePolicy",
+    ["resourceName", "restartPolicy"],
+    "core validateResizePolicy: Required at …resizePolicy from 1.33, dropped before (pod-resources.ts)",
+  ),
+  ...fieldsOf(
     "TopologySpreadConstraint",
     ["maxSkew", "topologyKey", "whenUnsatisfiable"],
     "core validateTopologySpreadConstraints (scheduling.ts)",

@@ -212,6 +212,11 @@ describe("required fields whose absence the hand-written rules report in the ser
     expect(said("flowcontrol.apiserver.k8s.io/v1", "FlowSchema", { spec: { rules } })).toEqual([
       "spec.priorityLevelConfiguration.name: Required value: must reference a priority level",
     ]);
+    // validateResizePolicy says it at the list, without the index or the field
+    const resize = { containers: [{ name: "c", image: "nginx", resizePolicy: [{ resourceName: "cpu" }] }] };
+    expect(said("v1", "Pod", { spec: resize })).toEqual(["spec.containers[0].resizePolicy: Required value"]);
+    // before 1.33 the API server drops the field (InPlacePodVerticalScaling off)
+    expect(said("v1", "Pod", { spec: resize }, "1.32")).toEqual([]);
     const requests = [{ exactly: { deviceClassName: "gpu.example.com" } }];
     expect(said("resource.k8s.io/v1", "ResourceClaim", { spec: { devices: { requests } } })).toEqual([
       `spec.devices.requests[0].name: Invalid value: "": ${dns1123LabelError}`,
