@@ -252,8 +252,8 @@ function flowSchemaSpecFindings(name: string, spec: JsonObject | undefined): Fin
   // NotSupported with the whole method as the bad value; an absent type is Go's "", refused alike
   const method = objectAt(spec, "distinguisherMethod");
   if (method !== undefined) {
-    const type = stringAt(method, "type") ?? "";
-    if (!distinguisherMethods.includes(type))
+    const type = stringAt(method, "type");
+    if (type !== undefined && !distinguisherMethods.includes(type))
       out.push(notSupported(child(at, "distinguisherMethod", "type"), { type }, distinguisherMethods, asError));
   }
   out.push(...priorityLevelReferenceFindings(spec, child(at, "priorityLevelConfiguration", "name")));
