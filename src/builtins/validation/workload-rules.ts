@@ -79,7 +79,7 @@ export function withJobDefaults(s: JsonObject): JsonObject {
           ? {
               ...rule,
               onPodConditions: listAt(rule, "onPodConditions").map((p) =>
-                isObject(p) && (stringAt(p, "status") ?? "") === "" ? { ...p, status: "True" } : p,
+                isObject(p) && stringAt(p, "status") === "" ? { ...p, status: "True" } : p,
               ),
             }
           : rule,
@@ -220,10 +220,10 @@ function validatePodFailurePolicyRuleOnPodConditions(patterns: JsonValue[], at: 
     const type = stringAt(pattern, "type") ?? "";
     out.push(...invalidEach(child(patternAt, "type"), type, isQualifiedName(type)));
     // a Job's absent status is True by now (withJobDefaults); a CronJob's job template's is not
-    const status = stringAt(pattern, "status") ?? "";
+    const status = stringAt(pattern, "status");
     if (status === "")
       out.push(required(child(patternAt, "status"), `valid values: ${goQuotedList(conditionStatuses)}`, asError));
-    else if (!conditionStatuses.includes(status))
+    else if (status !== undefined && !conditionStatuses.includes(status))
       out.push(notSupported(child(patternAt, "status"), status, conditionStatuses, asError));
   });
   return out;
